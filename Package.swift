@@ -1,0 +1,45 @@
+// swift-tools-version:6.1
+import PackageDescription
+
+let package = Package(
+    name: "TapSeek",
+    products: [
+        .library(name: "TapSeek", targets: ["TapSeek"]),
+        .executable(name: "tapseek", targets: ["tapseek"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
+    ],
+    targets: [
+        // C libraries, each behind a shim header found through pkg-config.
+        .systemLibrary(name: "CGDAL", pkgConfig: "gdal", providers: [.apt(["libgdal-dev"])]),
+        .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
+
+        // Pure algorithms: geodesy, terrain grids, camera, sightline march, polyline,
+        // magnetism, geocoding lookup, readings and importers. No C library.
+        .target(name: "TapSeekCore"),
+        // GDAL turns files into plain Swift values (elevation grids, the geoid grid).
+        .target(name: "TapSeekGDAL", dependencies: ["CGDAL", "TapSeekCore"]),
+        // Karney's geodesics through PROJ's geodesic.h.
+        .target(name: "TapSeekGeodesic", dependencies: ["CProj"]),
+        // The public library: locator, elevation service, geocoder, batch pipeline.
+        .target(name: "TapSeek", dependencies: ["TapSeekCore", "TapSeekGDAL", "TapSeekGeodesic"]),
+        .executableTarget(
+            name: "tapseek",
+            dependencies: ["TapSeek", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
+
+        .testTarget(
+            name: "TapSeekCoreTests",
+            dependencies: ["TapSeekCore", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "TapSeekGDALTests",
+            dependencies: ["TapSeekGDAL", "TapSeekGeodesic", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(name: "TapSeekTests", dependencies: ["TapSeek"]),
+        .testTarget(name: "TapSeekCLITests", dependencies: ["TapSeek"]),
+    ],
+    swiftLanguageModes: [.v6]
+)

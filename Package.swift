@@ -30,16 +30,18 @@ let package = Package(
             dependencies: ["TapSeek", .product(name: "ArgumentParser", package: "swift-argument-parser")]
         ),
 
+        // Locating the shared test data and building fixtures; used by every test target.
+        .target(name: "TapSeekTestSupport", path: "Tests/TapSeekTestSupport"),
         .testTarget(
             name: "TapSeekCoreTests",
-            dependencies: ["TapSeekCore", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["TapSeekCore", "TapSeekTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "TapSeekGDALTests",
-            dependencies: ["TapSeekGDAL", "TapSeekGeodesic", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["TapSeekGDAL", "TapSeekGeodesic", "TapSeekTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "TapSeekTests", dependencies: ["TapSeek"]),
-        .testTarget(name: "TapSeekCLITests", dependencies: ["TapSeek"]),
+        .testTarget(name: "TapSeekTests", dependencies: ["TapSeek", "TapSeekTestSupport"]),
+        .testTarget(name: "TapSeekCLITests", dependencies: ["TapSeek", "TapSeekTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,13 +1,60 @@
 import ArgumentParser
+import Foundation
+import TapSeek
 
 @main
-struct TapSeekCommand: ParsableCommand {
+struct TapSeekCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tapseek",
         abstract: "What is that, over there? Offline sightlines over real elevation data.",
         subcommands: [
             ElevationCommand.self,
             DEMCommand.self,
+            PolylineCommand.self,
         ]
     )
+
+    /// Runs the command and maps failures onto the interface's exit codes: 1 for bad input
+    /// (one line on stderr), 2 for bad usage, 0 otherwise.
+    static func main() async {
+        do {
+            var command = try parseAsRoot()
+            if var asyncCommand = command as? AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+        } catch let error as InputError {
+            StandardError.write("tapseek: \(error.message)")
+            Foundation.exit(1)
+        } catch let error as CatalogError {
+            StandardError.write("tapseek: \(error.description)")
+            Foundation.exit(1)
+        } catch let error as GDALError {
+            StandardError.write("tapseek: \(error.description)")
+            Foundation.exit(1)
+        } catch {
+            let code = exitCode(for: error)
+            if code == .success {
+                // --help and --version print to stdout and succeed.
+                print(fullMessage(for: error))
+                Foundation.exit(0)
+            }
+            StandardError.write(fullMessage(for: error))
+            Foundation.exit(code == .validationFailure ? 2 : code.rawValue)
+        }
+    }
+}
+
+/// Bad input data (as opposed to bad usage): exit status 1 with this one-line message.
+struct InputError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// Diagnostics and progress go to stderr; stdout carries only results.
+enum StandardError {
+    static func write(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
 }

@@ -84,7 +84,7 @@ public struct ElevationGrid: Sendable {
         let r = min(Int(fr), rows - 2)
         let c = min(Int(fc), columns - 2)
         let tr = fr - Double(r), tc = fc - Double(c)
-        return heights.withUnsafeBufferPointer { h in
+        let v = heights.withUnsafeBufferPointer { h in
             let i = r * columns + c
             let h00 = Double(h[i]), h01 = Double(h[i + 1])
             let h10 = Double(h[i + columns]), h11 = Double(h[i + columns + 1])
@@ -92,6 +92,24 @@ public struct ElevationGrid: Sendable {
             let bottom = h10 + (h11 - h10) * tc
             return top + (bottom - top) * tr
         }
+        return v.isNaN ? interpolateBesideVoids(row: r, column: c, tr: tr, tc: tc) : v
+    }
+
+    /// Bilinear interpolation when a void is among the four posts: a void post with (next to)
+    /// no weight does not spoil the answer, so a valid post next to a void still reads its own
+    /// height; anywhere else near the void the height is unknown (NaN).
+    @usableFromInline func interpolateBesideVoids(row r: Int, column c: Int, tr: Double, tc: Double) -> Double {
+        // Positions within a millionth of a cell of a post count as on it (rounding of the
+        // post's own coordinates).
+        let snap = 1e-6
+        let wr = tr < snap ? 0 : (tr > 1 - snap ? 1 : tr), wc = tc < snap ? 0 : (tc > 1 - snap ? 1 : tc)
+        var sum = 0.0
+        for (dr, dc, w) in [(0, 0, (1 - wr) * (1 - wc)), (0, 1, (1 - wr) * wc), (1, 0, wr * (1 - wc)), (1, 1, wr * wc)] where w > 0 {
+            let h = Double(heights[(r + dr) * columns + c + dc])
+            if h.isNaN { return .nan }
+            sum += w * h
+        }
+        return sum
     }
 
     /// The height of post (row, column), or nil when it is a void or outside the grid.

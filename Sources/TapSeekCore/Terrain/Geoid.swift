@@ -1,5 +1,3 @@
-import Foundation
-
 /// The geoid as a global grid of undulations N (metres of the geoid above the WGS84 ellipsoid),
 /// so that ellipsoidal height h = orthometric height H + N.
 ///
@@ -12,16 +10,27 @@ public struct Geoid: Sendable {
     public init(grid: ElevationGrid) { self.grid = grid }
 
     /// EGM96 undulation at a point, metres (−107 … +85 on Earth). Degrees in; any longitude.
+    /// Bilinear between the four surrounding posts; the column after the last wraps to the first
+    /// when the grid goes round the globe.
     public func undulation(latitude: Double, longitude: Double) -> Double {
-        let lat = min(max(latitude, grid.south), grid.north)
-        var lon = longitude
-        let span = grid.east - grid.west
-        // Bring the longitude into the grid's span; the grid repeats every 360°.
-        lon = grid.west + (lon - grid.west).truncatingRemainder(dividingBy: 360)
-        if lon < grid.west { lon += 360 }
-        if lon > grid.east { lon -= 360 }
-        if lon < grid.west, span >= 360 - grid.longitudeSpacing { lon = grid.west }
-        let n = grid.interpolate(latitude: lat, longitude: min(max(lon, grid.west), grid.east))
+        let g = grid
+        let fr = min(max((g.north - latitude) / g.latitudeSpacing, 0), Double(g.rows - 1))
+        let period = 360 / g.longitudeSpacing
+        var fc = (longitude - g.west) / g.longitudeSpacing
+        let wraps = abs(period - Double(g.columns)) < 0.5
+        if wraps {
+            fc = fc.truncatingRemainder(dividingBy: period)
+            if fc < 0 { fc += period }
+        } else {
+            fc = min(max(fc, 0), Double(g.columns - 1))
+        }
+        let r = min(Int(fr), g.rows - 2), c = min(Int(fc), wraps ? g.columns - 1 : g.columns - 2)
+        let c1 = (c + 1) % g.columns
+        let tr = fr - Double(r), tc = fc - Double(c)
+        func h(_ row: Int, _ column: Int) -> Double { Double(g.heights[row * g.columns + column]) }
+        let top = h(r, c) + (h(r, c1) - h(r, c)) * tc
+        let bottom = h(r + 1, c) + (h(r + 1, c1) - h(r + 1, c)) * tc
+        let n = top + (bottom - top) * tr
         return n.isNaN ? 0 : n
     }
 

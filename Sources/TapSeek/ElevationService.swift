@@ -1,0 +1,51 @@
+/// The offline elevation service: terrain height above mean sea level and the geoid undulation
+/// at any point, from a DEM catalog and the EGM96 geoid.
+public struct ElevationService: Sendable {
+    public let catalog: ElevationCatalog
+    public let geoid: Geoid
+
+    public init(catalog: ElevationCatalog, geoid: Geoid) {
+        self.catalog = catalog
+        self.geoid = geoid
+    }
+
+    /// What the service says about one point.
+    public struct PointElevation: Sendable, Hashable {
+        /// Degrees; the longitude wrapped into [−180, 180).
+        public var latitude: Double
+        public var longitude: Double
+        /// Terrain height, metres above mean sea level (EGM96); nil where unknown.
+        public var elevation: Double?
+        /// EGM96 undulation N, metres (ellipsoidal height = elevation + N).
+        public var geoidUndulation: Double
+        /// Why ``elevation`` is nil: `"void"` (the tile has no data there) or `"no tile"`.
+        public var reason: String?
+    }
+
+    /// A per-thread handle that remembers its last tile; use one per thread for bulk look-ups.
+    public struct Sampler {
+        public var terrain: TerrainSampler
+        public let geoid: Geoid
+
+        /// Looks a point up; throws for a latitude outside ±90 or a non-finite value.
+        public mutating func elevation(latitude: Double, longitude: Double) throws(CoordinateError) -> PointElevation {
+            let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
+            let n = geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+            var result = PointElevation(latitude: p.latitude, longitude: p.longitude, elevation: nil, geoidUndulation: n)
+            switch terrain.sample(latitude: p.latitude, longitude: p.longitude) {
+            case .height(let h): result.elevation = h
+            case .void: result.reason = "void"
+            case .outside: result.reason = "no tile"
+            }
+            return result
+        }
+    }
+
+    public func sampler() -> Sampler { Sampler(terrain: TerrainSampler(catalog: catalog), geoid: geoid) }
+
+    /// One look-up (for many, keep a ``sampler()``).
+    public func elevation(latitude: Double, longitude: Double) throws(CoordinateError) -> PointElevation {
+        var s = sampler()
+        return try s.elevation(latitude: latitude, longitude: longitude)
+    }
+}

@@ -1,0 +1,86 @@
+/// One `lat,lon` CSV line, as the batch elevation and geocoding services read them.
+///
+/// Parses bytes directly (no `String` per line): millions of lines a second. Spaces and tabs
+/// around the numbers are allowed; a trailing `\r` is ignored; any extra column is an error.
+public enum CoordinateLine {
+    /// - Returns: the two numbers, or a one-line reason naming the field.
+    public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result<(latitude: Double, longitude: Double), CoordinateError> {
+        var end = line.count
+        while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
+        guard end > 0 else { return .failure(CoordinateError(message: "empty line; expected lat,lon")) }
+        guard let comma = line[0..<end].firstIndex(of: UInt8(ascii: ",")) else {
+            return .failure(CoordinateError(message: "expected lat,lon, got \"\(text(line, 0, end))\""))
+        }
+        guard let latitude = number(line, 0, comma) else {
+            return .failure(CoordinateError(message: "latitude must be a number, got \"\(text(line, 0, comma))\""))
+        }
+        if line[(comma + 1)..<end].contains(UInt8(ascii: ",")) {
+            return .failure(CoordinateError(message: "expected two columns lat,lon, got \"\(text(line, 0, end))\""))
+        }
+        guard let longitude = number(line, comma + 1, end) else {
+            return .failure(CoordinateError(message: "longitude must be a number, got \"\(text(line, comma + 1, end))\""))
+        }
+        return .success((latitude, longitude))
+    }
+
+    private static func text(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
+        let clipped = min(to, from + 60)
+        return String(decoding: UnsafeBufferPointer(rebasing: line[from..<clipped]), as: UTF8.self)
+            .trimmingSpaces + (clipped < to ? "…" : "")
+    }
+
+    /// Powers of ten that `Double` holds exactly (10^0 … 10^22).
+    private static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { acc, _ in acc * 10 } }
+
+    /// A decimal number between `from` and `to`, surrounding blanks allowed.
+    ///
+    /// Fast path: up to 15 significant digits and no exponent give mantissa / 10^k with both
+    /// operands exact, which IEEE division rounds correctly. Anything else goes to `Double(_:)`.
+    static func number(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Double? {
+        var i = from, j = to
+        while i < j, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
+        while j > i, line[j - 1] == 0x20 || line[j - 1] == 0x09 { j -= 1 }
+        guard i < j else { return nil }
+        var k = i
+        var negative = false
+        if line[k] == UInt8(ascii: "-") || line[k] == UInt8(ascii: "+") { negative = line[k] == UInt8(ascii: "-"); k += 1 }
+        var mantissa: Int64 = 0, significant = 0, fraction = 0
+        var sawDot = false, sawDigit = false, simple = true
+        while k < j, simple {
+            let c = line[k]
+            if c >= 0x30, c <= 0x39 {
+                sawDigit = true
+                if significant == 0, c == 0x30 {
+                    if sawDot { fraction += 1 }
+                } else if significant < 15 {
+                    mantissa = mantissa * 10 + Int64(c - 0x30)
+                    significant += 1
+                    if sawDot { fraction += 1 }
+                } else {
+                    simple = false
+                }
+            } else if c == UInt8(ascii: "."), !sawDot {
+                sawDot = true
+            } else {
+                simple = false
+            }
+            k += 1
+        }
+        if simple, sawDigit, fraction <= 22 {
+            let v = Double(mantissa) / exactPowers[fraction]
+            return negative ? -v : v
+        }
+        // Exponents, long digit strings and words like "nan"/"inf" take the full parser.
+        let s = String(decoding: UnsafeBufferPointer(rebasing: line[i..<j]), as: UTF8.self)
+        return Double(s)
+    }
+}
+
+extension String {
+    fileprivate var trimmingSpaces: String {
+        var s = Substring(self)
+        while s.first == " " { s.removeFirst() }
+        while s.last == " " { s.removeLast() }
+        return String(s)
+    }
+}

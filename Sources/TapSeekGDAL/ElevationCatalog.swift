@@ -1,0 +1,181 @@
+import Foundation
+import Synchronization
+import TapSeekCore
+
+/// Every elevation raster GDAL reads in a directory tree — SRTM `.hgt`/`.hgt.zip` (1″ and 3″),
+/// GeoTIFF (geographic or projected), DTED, VRT, … — indexed by footprint and loaded lazily.
+///
+/// Loaded tiles are immutable ``ElevationGrid`` values that any number of threads share; a cache
+/// with a memory budget evicts the least recently used. The catalog is `Sendable`: build one
+/// and give each thread its own ``TerrainSampler``.
+public final class ElevationCatalog: Sendable {
+    /// The directory the catalog was built from.
+    public let directory: String
+    /// The tiles found, in path order.
+    public let tiles: [DEMTile]
+    /// One line per file that looked like a raster but could not be opened (it is skipped).
+    public let warnings: [String]
+    /// Bytes of loaded grids the cache keeps before it evicts.
+    public let memoryBudget: Int
+
+    /// Tile indices per 1° cell of the world: `cells[(lat + 90) * 360 + (lon + 180)]`.
+    private let cells: [[Int32]]
+    private let cache: Mutex<Cache>
+
+    /// The default cache budget: 1 GiB holds ~180 3″ tiles or ~20 1″ tiles.
+    public static let defaultMemoryBudget = 1 << 30
+
+    /// File name endings treated as elevation rasters; anything else in the directory is ignored.
+    static let rasterSuffixes = [".hgt", ".hgt.zip", ".tif", ".tiff", ".dt0", ".dt1", ".dt2", ".vrt",
+                                 ".asc", ".img", ".bil", ".flt", ".nc"]
+
+    /// Scans `directory` (recursively) and indexes every raster's footprint; reads no heights.
+    /// - Throws: ``CatalogError`` when the directory is missing, unreadable or holds no raster
+    ///   GDAL can open. Individual unreadable files only add a warning.
+    public init(directory: String, memoryBudget: Int = ElevationCatalog.defaultMemoryBudget) throws(CatalogError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
+            throw CatalogError("DEM directory \(directory) does not exist")
+        }
+        guard isDirectory.boolValue else { throw CatalogError("DEM path \(directory) is not a directory") }
+        guard let enumerator = FileManager.default.enumerator(atPath: directory) else {
+            throw CatalogError("DEM directory \(directory) cannot be read")
+        }
+        var paths: [String] = []
+        for case let name as String in enumerator {
+            let lower = name.lowercased()
+            if Self.rasterSuffixes.contains(where: { lower.hasSuffix($0) }) {
+                paths.append((directory as NSString).appendingPathComponent(name))
+            }
+        }
+        paths.sort()
+        var tiles: [DEMTile] = [], warnings: [String] = []
+        for path in paths {
+            do {
+                tiles.append(try RasterFile(path: path).describe())
+            } catch {
+                warnings.append("skipping \(error.description)")
+            }
+        }
+        guard !tiles.isEmpty else {
+            let detail = warnings.isEmpty ? "no elevation raster" : "no readable elevation raster (\(warnings.count) skipped)"
+            throw CatalogError("DEM directory \(directory) holds \(detail)")
+        }
+        self.directory = directory
+        self.tiles = tiles
+        self.warnings = warnings
+        self.memoryBudget = memoryBudget
+        var cells = [[Int32]](repeating: [], count: 180 * 360)
+        for (i, t) in tiles.enumerated() {
+            for key in Self.cellKeys(south: t.south, north: t.north, west: t.west, east: t.east) {
+                cells[key].append(Int32(i))
+            }
+        }
+        self.cells = cells
+        cache = Mutex(Cache())
+    }
+
+    /// The keys of the 1° cells a rectangle touches; longitudes beyond ±180 fold back.
+    private static func cellKeys(south: Double, north: Double, west: Double, east: Double) -> [Int] {
+        let r0 = max(Int(floor(south)), -90), r1 = min(Int(floor(north)), 89)
+        let c0 = Int(floor(west)), c1 = Int(floor(east))
+        guard r0 <= r1, c1 - c0 < 360 else {
+            return r0 <= r1 ? (r0...r1).flatMap { r in (-180..<180).map { (r + 90) * 360 + $0 + 180 } } : []
+        }
+        var keys: [Int] = []
+        for r in r0...r1 {
+            for c in c0...c1 {
+                let wrapped = ((c + 180) % 360 + 360) % 360
+                keys.append((r + 90) * 360 + wrapped)
+            }
+        }
+        return keys
+    }
+
+    /// Indices of the tiles whose 1° cells include the point.
+    func candidates(latitude: Double, longitude: Double) -> [Int32] {
+        guard latitude >= -90, latitude <= 90, longitude.isFinite else { return [] }
+        let r = min(Int(floor(latitude)), 89) + 90
+        let c = ((Int(floor(longitude)) + 180) % 360 + 360) % 360
+        return cells[r * 360 + c]
+    }
+
+    /// The grid of a tile, loading it on first use; nil (with the reason recorded in
+    /// ``loadFailures``) when the file cannot be read.
+    public func grid(tile index: Int) -> ElevationGrid? {
+        let cached: ElevationGrid?? = cache.withLock { $0.grid(index) }
+        if let cached { return cached }
+        let loaded: Result<ElevationGrid, GDALError>
+        do {
+            loaded = .success(try RasterFile(path: tiles[index].path).readGrid())
+        } catch {
+            loaded = .failure(error)
+        }
+        return cache.withLock { $0.store(index, loaded, budget: memoryBudget) }
+    }
+
+    /// Files that were indexed but failed to load, one line each.
+    public var loadFailures: [String] { cache.withLock { $0.failures.values.sorted() } }
+
+    /// Bytes of grids held by the cache now.
+    public var cachedBytes: Int { cache.withLock { $0.bytes } }
+
+    /// The highest terrain of a tile, metres above mean sea level (loads the tile); nil when it
+    /// cannot be read or is all void.
+    public func maximumElevation(tile index: Int) -> Double? {
+        guard let g = grid(tile: index), !g.maximumHeight.isNaN else { return nil }
+        return Double(g.maximumHeight)
+    }
+
+    /// Indices of the tiles whose footprint contains the point.
+    public func tiles(containingLatitude latitude: Double, longitude: Double) -> [Int] {
+        let lon = normalizedLongitude(longitude)
+        return candidates(latitude: latitude, longitude: lon).map(Int.init).filter {
+            tiles[$0].contains(latitude: latitude, longitude: lon)
+        }
+    }
+
+    private struct Cache {
+        var grids: [Int: (grid: ElevationGrid, lastUse: UInt64)] = [:]
+        var failures: [Int: String] = [:]
+        var bytes = 0
+        var clock: UInt64 = 0
+
+        /// `.some(grid)` when loaded, `.some(nil)` when it failed before, nil when never tried.
+        mutating func grid(_ i: Int) -> ElevationGrid?? {
+            if failures[i] != nil { return .some(nil) }
+            guard let entry = grids[i] else { return nil }
+            clock += 1
+            grids[i]!.lastUse = clock
+            return entry.grid
+        }
+
+        mutating func store(_ i: Int, _ loaded: Result<ElevationGrid, GDALError>, budget: Int) -> ElevationGrid? {
+            clock += 1
+            if let entry = grids[i] {
+                grids[i]!.lastUse = clock
+                return entry.grid
+            }
+            switch loaded {
+            case .failure(let error):
+                failures[i] = "skipping \(error.description)"
+                return nil
+            case .success(let grid):
+                grids[i] = (grid, clock)
+                bytes += grid.byteCount
+                while bytes > budget, grids.count > 1,
+                      let oldest = grids.filter({ $0.key != i }).min(by: { $0.value.lastUse < $1.value.lastUse }) {
+                    bytes -= oldest.value.grid.byteCount
+                    grids[oldest.key] = nil
+                }
+                return grid
+            }
+        }
+    }
+}
+
+/// A DEM directory that cannot serve as a catalog, with a one-line reason.
+public struct CatalogError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,85 @@
+import TapSeekCore
+
+/// Terrain heights from an ``ElevationCatalog`` for one thread: remembers the grid it used
+/// last so that consecutive nearby look-ups never touch the catalog's lock.
+///
+/// Heights are bilinear between the four posts around the point. Where the posts belong to
+/// different tiles (a seam between tiles that do not overlap), they are gathered post by post
+/// from the tiles that hold them, so the surface is continuous across seams.
+public struct TerrainSampler: ElevationSource {
+    public let catalog: ElevationCatalog
+    private var recent: ElevationGrid?
+
+    public init(catalog: ElevationCatalog) { self.catalog = catalog }
+
+    public mutating func sample(latitude: Double, longitude: Double) -> TerrainSample {
+        if let g = recent, g.contains(latitude: latitude, longitude: longitude) {
+            let h = g.interpolate(latitude: latitude, longitude: longitude)
+            if !h.isNaN { return .height(h) }
+        }
+        return sampleSlowly(latitude: latitude, longitude: normalizedLongitude(longitude))
+    }
+
+    private mutating func sampleSlowly(latitude: Double, longitude: Double) -> TerrainSample {
+        let candidates = catalog.candidates(latitude: latitude, longitude: longitude)
+        var covered = false
+        for i in candidates {
+            guard catalog.tiles[Int(i)].contains(latitude: latitude, longitude: longitude),
+                  let g = catalog.grid(tile: Int(i)) else { continue }
+            covered = true
+            let h = g.interpolate(latitude: latitude, longitude: longitude)
+            recent = g
+            if !h.isNaN { return .height(h) }
+        }
+        if covered { return .void }
+        return seamSample(latitude: latitude, longitude: longitude, candidates: candidates)
+    }
+
+    /// The bilinear height from posts spread over neighbouring tiles on one common lattice.
+    private mutating func seamSample(latitude: Double, longitude: Double, candidates: [Int32]) -> TerrainSample {
+        for i in candidates {
+            let t = catalog.tiles[Int(i)]
+            let fr = (t.north - latitude) / t.latitudeSpacing
+            let fc = (longitude - t.west) / t.longitudeSpacing
+            // Only a point within one cell of this tile's posts can share its lattice.
+            guard fr > -1, fr < Double(t.rows), fc > -1, fc < Double(t.columns) else { continue }
+            let r = fr.rounded(.down), c = fc.rounded(.down)
+            var corners = [Double](repeating: .nan, count: 4)
+            var anyVoid = false, complete = true
+            for k in 0..<4 {
+                let postLat = t.north - (r + Double(k / 2)) * t.latitudeSpacing
+                let postLon = t.west + (c + Double(k % 2)) * t.longitudeSpacing
+                switch post(latitude: postLat, longitude: postLon, spacing: t) {
+                case .height(let h): corners[k] = h
+                case .void: anyVoid = true
+                case .outside: complete = false
+                }
+            }
+            guard complete else { continue }
+            if anyVoid { return .void }
+            let tr = fr - r, tc = fc - c
+            let top = corners[0] + (corners[1] - corners[0]) * tc
+            let bottom = corners[2] + (corners[3] - corners[2]) * tc
+            return .height(top + (bottom - top) * tr)
+        }
+        return .outside
+    }
+
+    /// The value of the post at exactly this position in any tile whose lattice matches `like`.
+    private func post(latitude: Double, longitude: Double, spacing like: DEMTile) -> TerrainSample {
+        let lon = normalizedLongitude(longitude)
+        for i in catalog.candidates(latitude: latitude, longitude: lon) {
+            let t = catalog.tiles[Int(i)]
+            guard abs(t.latitudeSpacing - like.latitudeSpacing) < 1e-9 * like.latitudeSpacing + 1e-12,
+                  abs(t.longitudeSpacing - like.longitudeSpacing) < 1e-9 * like.longitudeSpacing + 1e-12 else { continue }
+            let fr = (t.north - latitude) / t.latitudeSpacing, fc = (lon - t.west) / t.longitudeSpacing
+            let r = fr.rounded(), c = fc.rounded()
+            // Posts of aligned tiles coincide to rounding; anything further off is another lattice.
+            guard abs(fr - r) < 1e-6, abs(fc - c) < 1e-6, r >= 0, c >= 0, Int(r) < t.rows, Int(c) < t.columns,
+                  let g = catalog.grid(tile: Int(i)) else { continue }
+            if let h = g.post(row: Int(r), column: Int(c)) { return .height(Double(h)) }
+            return .void
+        }
+        return .outside
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import TapSeek
+
+/// `tapseek dem …`: the elevation tiles themselves.
+struct DEMCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "dem",
+        abstract: "List and fetch elevation tiles.",
+        subcommands: [DEMInfoCommand.self, DEMFetchCommand.self]
+    )
+}
+
+/// `tapseek dem info [DIR]`: one line per tile with footprint, resolution and void share.
+struct DEMInfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "List the tiles of a DEM directory: footprint, resolution, size and void share (reads every tile)."
+    )
+
+    @Argument(help: "DEM directory (default: $TAPSEEK_DEM, else the project's dem/).")
+    var directory: String?
+
+    @Option(help: "Output format: text or json.")
+    var format: Format = .text
+
+    enum Format: String, ExpressibleByArgument { case text, json }
+
+    func run() throws {
+        let catalog = try ElevationCatalog(directory: directory ?? ProjectPaths.demDirectory, memoryBudget: 64 << 20)
+        for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
+        var out = OutputBuffer()
+        if format == .text {
+            out.append("file\tdriver\tsouth\tnorth\twest\teast\tspacing(arcsec)\tposts\tmin(m)\tmax(m)\tvoid(%)\n")
+        }
+        for (i, tile) in catalog.tiles.enumerated() {
+            let grid = catalog.grid(tile: i)
+            let name = String(tile.path.dropFirst(catalog.directory.count).drop(while: { $0 == "/" }))
+            let spacing = tile.latitudeSpacing * 3600
+            if format == .json {
+                out.append("{\"file\":")
+                out.appendJSONString(name)
+                out.append(",\"driver\":")
+                out.appendJSONString(tile.driver + (tile.isProjected ? " (reprojected)" : ""))
+                for (key, value) in [("south", tile.south), ("north", tile.north), ("west", tile.west), ("east", tile.east)] {
+                    out.append(",\"\(key)\":")
+                    out.appendFixed(value, decimals: 6)
+                }
+                out.append(",\"spacingArcSeconds\":")
+                out.appendFixed(spacing, decimals: 3)
+                out.append(",\"rows\":\(tile.rows),\"columns\":\(tile.columns),\"minimum\":")
+                out.appendFixed(grid.map { Double($0.minimumHeight) } ?? .nan, decimals: 1)
+                out.append(",\"maximum\":")
+                out.appendFixed(grid.map { Double($0.maximumHeight) } ?? .nan, decimals: 1)
+                out.append(",\"voidFraction\":")
+                out.appendFixed(grid?.voidFraction ?? .nan, decimals: 5)
+                out.append("}")
+            } else {
+                out.append(name + "\t" + tile.driver + (tile.isProjected ? "(reprojected)" : "") + "\t")
+                for value in [tile.south, tile.north, tile.west, tile.east] {
+                    out.appendFixed(value, decimals: 4)
+                    out.append("\t")
+                }
+                out.appendFixed(spacing, decimals: 3)
+                out.append("\t\(tile.rows)x\(tile.columns)\t")
+                out.appendFixed(grid.map { Double($0.minimumHeight) } ?? .nan, decimals: 0)
+                out.append("\t")
+                out.appendFixed(grid.map { Double($0.maximumHeight) } ?? .nan, decimals: 0)
+                out.append("\t")
+                out.appendFixed((grid?.voidFraction ?? .nan) * 100, decimals: 2)
+            }
+            out.newline()
+        }
+        out.flush()
+        for failure in catalog.loadFailures { StandardError.write("tapseek: warning: \(failure)") }
+    }
+}

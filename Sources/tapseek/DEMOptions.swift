@@ -1,0 +1,24 @@
+import ArgumentParser
+import TapSeek
+
+/// The options every command that reads terrain shares.
+struct DEMOptions: ParsableArguments {
+    @Option(name: .long, help: "Directory of elevation tiles (default: $TAPSEEK_DEM, else the project's dem/).")
+    var dem: String?
+
+    @Option(name: .long, help: "Memory budget for loaded tiles, MiB.")
+    var cacheMB: Int = ElevationCatalog.defaultMemoryBudget >> 20
+
+    func validate() throws {
+        guard cacheMB > 0 else { throw ValidationError("--cache-mb must be positive, got \(cacheMB)") }
+    }
+
+    var directory: String { dem ?? ProjectPaths.demDirectory }
+
+    /// Opens the catalog, printing one warning line per skipped file.
+    func openCatalog() throws -> ElevationCatalog {
+        let catalog = try ElevationCatalog(directory: directory, memoryBudget: cacheMB << 20)
+        for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
+        return catalog
+    }
+}

@@ -1,0 +1,30 @@
+import TapSeek
+
+/// The JSON of one elevation look-up: `{"latitude","longitude","elevation","geoidUndulation"}`,
+/// plus `"reason"` when the elevation is null.
+enum ElevationRecord {
+    static func write(_ e: ElevationService.PointElevation, to out: inout OutputBuffer) {
+        out.append("{\"latitude\":")
+        out.appendShortest(e.latitude)
+        out.append(",\"longitude\":")
+        out.appendShortest(e.longitude)
+        out.append(",\"elevation\":")
+        if let h = e.elevation { out.appendFixed(h, decimals: 2) } else { out.append("null") }
+        out.append(",\"geoidUndulation\":")
+        out.appendFixed(e.geoidUndulation, decimals: 2)
+        if let reason = e.reason {
+            out.append(",\"reason\":")
+            out.appendJSONString(reason)
+        }
+        out.append("}")
+    }
+
+    /// The error record of a batch line that could not be looked up.
+    static func writeError(line: Int, message: String, to out: inout OutputBuffer) {
+        out.append("{\"line\":")
+        out.append(String(line))
+        out.append(",\"error\":{\"code\":\"bad-input\",\"message\":")
+        out.appendJSONString(message)
+        out.append("}}")
+    }
+}

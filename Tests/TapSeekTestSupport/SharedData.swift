@@ -1,0 +1,78 @@
+import Foundation
+
+/// The team's shared real data beside the project (`../shared`), for tests and benchmarks.
+///
+/// Tests that need it call ``require(_:)``: on a developer machine without the data they are
+/// skipped with a reason, but under CI (`CI=true`) missing data is a failure, never a skip.
+public enum SharedData {
+    /// The project's root, derived from this file's place in `Tests/TapSeekTestSupport/`.
+    public static let projectRoot: URL = {
+        var url = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { url.deleteLastPathComponent() }
+        return url
+    }()
+
+    /// `../shared` beside the project.
+    public static let root = projectRoot.deletingLastPathComponent().appendingPathComponent("shared")
+    /// Real SRTM-family tiles.
+    public static let dem = root.appendingPathComponent("dem")
+    /// Real phone-app exports.
+    public static let sensorLogs = root.appendingPathComponent("sensorlogs")
+
+    /// Whether the tests run under CI, where missing shared data must fail.
+    public static var isCI: Bool { ProcessInfo.processInfo.environment["CI"] == "true" }
+
+    /// Whether a shared file or folder exists.
+    public static func exists(_ url: URL) -> Bool { FileManager.default.fileExists(atPath: url.path) }
+
+    /// The message for a missing data set; tests `#require` the data with it.
+    public static func missing(_ url: URL) -> String { "shared data missing: \(url.path)" }
+
+    /// Whether a test that needs `url` should run: true when present; false (skip) when absent
+    /// outside CI. Under CI an absent file makes this true so that the test runs and fails.
+    public static func available(_ url: URL) -> Bool { exists(url) || isCI }
+
+    /// A fresh temporary directory, removed by the caller.
+    public static func temporaryDirectory(_ label: String) throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("tapseek-\(label)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    /// Runs a command-line tool (e.g. `gdal_translate`) and throws with its stderr when it fails.
+    public static func run(_ tool: String, _ arguments: [String]) throws {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let errors = Pipe()
+        process.standardError = errors
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        let message = errors.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw ToolFailure(description: "\(tool) failed: \(String(decoding: message, as: UTF8.self))")
+        }
+    }
+
+    /// Runs a tool with `input` on its stdin and returns its stdout.
+    public static func capture(_ tool: String, _ arguments: [String], input: String) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = [tool] + arguments
+        let stdin = Pipe(), stdout = Pipe()
+        process.standardInput = stdin
+        process.standardOutput = stdout
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        stdin.fileHandleForWriting.write(Data(input.utf8))
+        try stdin.fileHandleForWriting.close()
+        let data = stdout.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    public struct ToolFailure: Error, CustomStringConvertible {
+        public let description: String
+    }
+}

@@ -120,11 +120,28 @@ public final class ElevationCatalog: Sendable {
     /// Bytes of grids held by the cache now.
     public var cachedBytes: Int { cache.withLock { $0.bytes } }
 
-    /// The highest terrain of a tile, metres above mean sea level (loads the tile); nil when it
-    /// cannot be read or is all void.
-    public func maximumElevation(tile index: Int) -> Double? {
-        guard let g = grid(tile: index), !g.maximumHeight.isNaN else { return nil }
-        return Double(g.maximumHeight)
+    /// The highest terrain of any of these tiles, metres above mean sea level; nil when none
+    /// has data. Each tile is loaded once to learn its maximum, which is then remembered even
+    /// after the grid is evicted.
+    public func maximumElevation(ofTiles indices: Set<Int>) -> Double? {
+        let known = cache.withLock { cache in indices.map { (index: $0, maximum: cache.maxima[$0]) } }
+        var highest: Float?
+        for entry in known {
+            var maximum = entry.maximum
+            if maximum == nil {
+                let m = grid(tile: entry.index)?.maximumHeight ?? .nan
+                cache.withLock { $0.maxima[entry.index] = m }
+                maximum = m
+            }
+            if let m = maximum, !m.isNaN { highest = max(highest ?? m, m) }
+        }
+        return highest.map(Double.init)
+    }
+
+    /// Indices of the tiles whose 1° cell holds the point (a cheap superset of the tiles
+    /// containing it).
+    public func tiles(nearLatitude latitude: Double, longitude: Double) -> [Int] {
+        candidates(latitude: latitude, longitude: normalizedLongitude(longitude)).map(Int.init)
     }
 
     /// Indices of the tiles whose footprint contains the point.
@@ -138,6 +155,8 @@ public final class ElevationCatalog: Sendable {
     private struct Cache {
         var grids: [Int: (grid: ElevationGrid, lastUse: UInt64)] = [:]
         var failures: [Int: String] = [:]
+        /// Highest post of each tile seen so far (NaN when all void); kept after eviction.
+        var maxima: [Int: Float] = [:]
         var bytes = 0
         var clock: UInt64 = 0
 

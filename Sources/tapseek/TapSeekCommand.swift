@@ -8,6 +8,7 @@ struct TapSeekCommand: AsyncParsableCommand {
         commandName: "tapseek",
         abstract: "What is that, over there? Offline sightlines over real elevation data.",
         subcommands: [
+            LocateCommand.self,
             ElevationCommand.self,
             DEMCommand.self,
             PolylineCommand.self,

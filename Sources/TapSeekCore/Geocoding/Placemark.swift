@@ -1,0 +1,42 @@
+/// What the offline reverse geocoder says about a point, keyed like Apple's `CLPlacemark`.
+///
+/// Every field is optional: nil means unknown, and the JSON encoding then leaves the key out
+/// (synthesised `Codable` uses `encodeIfPresent`). Sources and their known gaps are in
+/// docs/data-sources.md.
+public struct Placemark: Sendable, Hashable, Codable {
+    /// ISO 3166-1 alpha-2 code of the country or territory (`"CH"`, `"RE"`, `"XK"`), from the
+    /// Digital Chart of the World; nil at sea beyond the coastal fringe.
+    public var isoCountryCode: String?
+    /// English name of the country or territory (`"Switzerland"`).
+    public var country: String?
+    /// First-level division (state, province, canton), from Natural Earth admin-1.
+    public var administrativeArea: String?
+    /// Second-level division as GeoNames files the nearest place (county, district); nil where
+    /// GeoNames has none.
+    public var subAdministrativeArea: String?
+    /// The nearest GeoNames populated place (1000 people or more) in the same country.
+    public var locality: String?
+    /// Distance from the point to ``locality``, metres along the WGS84 ellipsoid (Lambert's
+    /// formula, within a metre below 100 km).
+    public var localityDistance: Double?
+    /// Name of the ocean or sea; this offline geocoder has no marine data, so always nil.
+    public var ocean: String?
+    /// Name of a lake or river; always nil (no inland-water data offline).
+    public var inlandWater: String?
+    /// A street address or point of interest; always nil (no such data offline).
+    public var name: String?
+
+    public init(isoCountryCode: String? = nil, country: String? = nil, administrativeArea: String? = nil,
+                subAdministrativeArea: String? = nil, locality: String? = nil, localityDistance: Double? = nil,
+                ocean: String? = nil, inlandWater: String? = nil, name: String? = nil) {
+        self.isoCountryCode = isoCountryCode
+        self.country = country
+        self.administrativeArea = administrativeArea
+        self.subAdministrativeArea = subAdministrativeArea
+        self.locality = locality
+        self.localityDistance = localityDistance
+        self.ocean = ocean
+        self.inlandWater = inlandWater
+        self.name = name
+    }
+}

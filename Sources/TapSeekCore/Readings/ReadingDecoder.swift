@@ -1,0 +1,383 @@
+import Foundation
+
+/// Decodes and validates one reading JSON object (the public interface's "sensor reading") into
+/// a ``Reading``.
+///
+/// Every problem becomes a ``ReadingError`` whose one-line description names the field and
+/// quotes the offending value: `orientation.pitch must be within −90…90, got 123`,
+/// `location.latitude is missing`, `camera.horizontalFOV must be a number, got "abc"`.
+///
+/// The rules, beyond the types of the interface:
+/// - `location.latitude` −90…90; `location.longitude` −180…180. Longitudes are **not** wrapped:
+///   a value outside is almost always a swapped or corrupt field, and wrapping it would quietly
+///   put the observer elsewhere on Earth.
+/// - `location.altitude` finite; `altitudeReference` `"msl"` (default) or `"ellipsoid"`;
+///   `eyeHeight` ≥ 0 (default 1.6 m); accuracies ≥ 0.
+/// - `orientation.heading` and `orientation.pitch` are required (unless
+///   ``requiresOrientation`` is false and the whole `orientation` object is absent); heading is
+///   any finite number, normalised into [0, 360); pitch −90…90; roll any finite number;
+///   `headingReference` `"true"` (default) or `"magnetic"`, and `"magnetic"` needs `time`.
+/// - `camera`, when present, needs `horizontalFOV` in (0, 180), `imageWidth` and `imageHeight`
+///   > 0; `zoom` ≥ 1 (default 1).
+/// - `tap` needs `camera`; `tap.x` within 0…imageWidth and `tap.y` within 0…imageHeight.
+/// - `time` is an ISO 8601 date-time with a zone (see ``ISO8601DateTime``); `id` a string.
+/// - `null` counts as absent. Unknown fields are ignored (the interface lets producers add
+///   fields); a field given twice is an error. Numbers must be JSON numbers and finite: strings
+///   such as `"NaN"` or `"12"` and overflowing literals such as `1e999` are rejected.
+/// - The input must be exactly one JSON object (surrounding whitespace allowed).
+///
+/// Speed: a hand-written scanner matches keys in place and allocates only for `id` and `time`;
+/// see the report's benchmark for readings per second.
+public struct ReadingDecoder: Sendable {
+    /// When false, a reading without an `orientation` object decodes with `orientation == nil`
+    /// (a location-only record). An `orientation` object that is present still needs heading and
+    /// pitch.
+    public var requiresOrientation: Bool
+
+    public init(requiresOrientation: Bool = true) {
+        self.requiresOrientation = requiresOrientation
+    }
+
+    /// Decodes a reading from JSON text.
+    public func decode(_ json: String) throws(ReadingError) -> Reading {
+        var text = json
+        var result: Result<Reading, ReadingError>!
+        text.withUTF8 { utf8 in result = Result { () throws(ReadingError) in try decode(utf8: utf8) } }
+        return try result.get()
+    }
+
+    /// Decodes a reading from UTF-8 bytes (`Data`, `[UInt8]`, an `ArraySlice` of a larger
+    /// buffer, …).
+    public func decode(_ bytes: some ContiguousBytes) throws(ReadingError) -> Reading {
+        var result: Result<Reading, ReadingError>!
+        bytes.withUnsafeBytes { raw in
+            result = Result { () throws(ReadingError) in try decode(utf8: raw.assumingMemoryBound(to: UInt8.self)) }
+        }
+        return try result.get()
+    }
+
+    /// Decodes a reading from a buffer of UTF-8 bytes.
+    public func decode(utf8 buffer: UnsafeBufferPointer<UInt8>) throws(ReadingError) -> Reading {
+        var scanner = JSONScanner(buffer)
+        var parts = Parts()
+        guard let first = scanner.peek() else {
+            throw ReadingError(field: "", message: "empty input: expected a reading as a JSON object")
+        }
+        guard first == UInt8(ascii: "{") else {
+            let quoted = try scanner.skipValueQuoting()   // a syntax error here wins
+            throw ReadingError(field: "", message: "a reading must be a JSON object, got \(quoted)")
+        }
+        try scanner.forEachMember { (s, key) throws(ReadingError) in try parts.readTopLevel(&s, key) }
+        scanner.skipWhitespace()
+        guard scanner.isAtEnd else { throw scanner.syntaxError("expected nothing after the reading's closing '}'") }
+        return try parts.assemble(requiresOrientation: requiresOrientation, scanner)
+    }
+}
+
+/// A number as read, with its source text for error messages.
+private struct NumberValue {
+    var value: Double
+    var source: Range<Int>
+}
+
+/// The fields of a reading as they are read, before the checks that span several fields.
+private struct Parts {
+    var seen: UInt32 = 0
+
+    var id: String?
+    var time: Date?
+    var hasLocation = false
+    var latitude: Double?, longitude: Double?, altitude: Double?
+    var altitudeReference = Reading.AltitudeReference.msl
+    var horizontalAccuracy: Double?, verticalAccuracy: Double?
+    var eyeHeight = Reading.Location.defaultEyeHeight
+    var hasOrientation = false
+    var heading: Double?, pitch: Double?, roll = 0.0
+    var headingReference = Reading.HeadingReference.true
+    var headingAccuracy: Double?, pitchAccuracy: Double?
+    var hasCamera = false
+    var horizontalFOV: Double?, zoom = 1.0, imageWidth: Double?, imageHeight: Double?
+    var hasTap = false
+    var tapX: NumberValue?, tapY: NumberValue?
+
+    /// One bit per field, to refuse a field given twice.
+    private enum Bit: Int {
+        case id, time, location, orientation, camera, tap
+        case latitude, longitude, altitude, altitudeReference, horizontalAccuracy, verticalAccuracy, eyeHeight
+        case heading, headingReference, pitch, roll, headingAccuracy, pitchAccuracy
+        case horizontalFOV, zoom, imageWidth, imageHeight
+        case x, y
+    }
+
+    private mutating func once(_ bit: Bit, _ path: String) throws(ReadingError) {
+        let mask = UInt32(1) << UInt32(bit.rawValue)
+        guard seen & mask == 0 else { throw ReadingError(field: path, message: "appears twice") }
+        seen |= mask
+    }
+
+    mutating func readTopLevel(_ s: inout JSONScanner, _ key: UnsafeBufferPointer<UInt8>) throws(ReadingError) {
+        if JSONScanner.key(key, is: "location") {
+            try once(.location, "location")
+            hasLocation = try Self.readObject(&s, "location") { (s, key) throws(ReadingError) in try readLocation(&s, key) }
+        } else if JSONScanner.key(key, is: "orientation") {
+            try once(.orientation, "orientation")
+            hasOrientation = try Self.readObject(&s, "orientation") { (s, key) throws(ReadingError) in try readOrientation(&s, key) }
+        } else if JSONScanner.key(key, is: "camera") {
+            try once(.camera, "camera")
+            hasCamera = try Self.readObject(&s, "camera") { (s, key) throws(ReadingError) in try readCamera(&s, key) }
+        } else if JSONScanner.key(key, is: "tap") {
+            try once(.tap, "tap")
+            hasTap = try Self.readObject(&s, "tap") { (s, key) throws(ReadingError) in try readTap(&s, key) }
+        } else if JSONScanner.key(key, is: "time") {
+            try once(.time, "time")
+            try readTime(&s)
+        } else if JSONScanner.key(key, is: "id") {
+            try once(.id, "id")
+            id = try Self.readString(&s, "id")
+        } else {
+            try s.skipValue()
+        }
+    }
+
+    private mutating func readLocation(_ s: inout JSONScanner, _ key: UnsafeBufferPointer<UInt8>) throws(ReadingError) {
+        if JSONScanner.key(key, is: "latitude") {
+            try once(.latitude, "location.latitude")
+            latitude = try Self.readNumber(&s, "location.latitude", within: -90...90, "−90…90")?.value
+        } else if JSONScanner.key(key, is: "longitude") {
+            try once(.longitude, "location.longitude")
+            longitude = try Self.readNumber(&s, "location.longitude", within: -180...180, "−180…180")?.value
+        } else if JSONScanner.key(key, is: "altitude") {
+            try once(.altitude, "location.altitude")
+            altitude = try Self.readNumber(&s, "location.altitude")?.value
+        } else if JSONScanner.key(key, is: "altitudeReference") {
+            try once(.altitudeReference, "location.altitudeReference")
+            if let r = try Self.readEnum(&s, "location.altitudeReference", Reading.AltitudeReference.self) {
+                altitudeReference = r
+            }
+        } else if JSONScanner.key(key, is: "horizontalAccuracy") {
+            try once(.horizontalAccuracy, "location.horizontalAccuracy")
+            horizontalAccuracy = try Self.readNonNegative(&s, "location.horizontalAccuracy")
+        } else if JSONScanner.key(key, is: "verticalAccuracy") {
+            try once(.verticalAccuracy, "location.verticalAccuracy")
+            verticalAccuracy = try Self.readNonNegative(&s, "location.verticalAccuracy")
+        } else if JSONScanner.key(key, is: "eyeHeight") {
+            try once(.eyeHeight, "location.eyeHeight")
+            if let e = try Self.readNonNegative(&s, "location.eyeHeight") { eyeHeight = e }
+        } else {
+            try s.skipValue()
+        }
+    }
+
+    private mutating func readOrientation(_ s: inout JSONScanner, _ key: UnsafeBufferPointer<UInt8>) throws(ReadingError) {
+        if JSONScanner.key(key, is: "heading") {
+            try once(.heading, "orientation.heading")
+            heading = (try Self.readNumber(&s, "orientation.heading")?.value).map(normalizedAzimuth)
+        } else if JSONScanner.key(key, is: "pitch") {
+            try once(.pitch, "orientation.pitch")
+            pitch = try Self.readNumber(&s, "orientation.pitch", within: -90...90, "−90…90")?.value
+        } else if JSONScanner.key(key, is: "roll") {
+            try once(.roll, "orientation.roll")
+            if let r = try Self.readNumber(&s, "orientation.roll") { roll = r.value }
+        } else if JSONScanner.key(key, is: "headingReference") {
+            try once(.headingReference, "orientation.headingReference")
+            if let r = try Self.readEnum(&s, "orientation.headingReference", Reading.HeadingReference.self) {
+                headingReference = r
+            }
+        } else if JSONScanner.key(key, is: "headingAccuracy") {
+            try once(.headingAccuracy, "orientation.headingAccuracy")
+            headingAccuracy = try Self.readNonNegative(&s, "orientation.headingAccuracy")
+        } else if JSONScanner.key(key, is: "pitchAccuracy") {
+            try once(.pitchAccuracy, "orientation.pitchAccuracy")
+            pitchAccuracy = try Self.readNonNegative(&s, "orientation.pitchAccuracy")
+        } else {
+            try s.skipValue()
+        }
+    }
+
+    private mutating func readCamera(_ s: inout JSONScanner, _ key: UnsafeBufferPointer<UInt8>) throws(ReadingError) {
+        if JSONScanner.key(key, is: "horizontalFOV") {
+            try once(.horizontalFOV, "camera.horizontalFOV")
+            horizontalFOV = try Self.readNumber(&s, "camera.horizontalFOV", check: { $0 > 0 && $0 < 180 },
+                                                "must be within (0, 180) degrees, exclusive")?.value
+        } else if JSONScanner.key(key, is: "zoom") {
+            try once(.zoom, "camera.zoom")
+            if let z = try Self.readNumber(&s, "camera.zoom", check: { $0 >= 1 }, "must be ≥ 1") { zoom = z.value }
+        } else if JSONScanner.key(key, is: "imageWidth") {
+            try once(.imageWidth, "camera.imageWidth")
+            imageWidth = try Self.readNumber(&s, "camera.imageWidth", check: { $0 > 0 }, "must be > 0")?.value
+        } else if JSONScanner.key(key, is: "imageHeight") {
+            try once(.imageHeight, "camera.imageHeight")
+            imageHeight = try Self.readNumber(&s, "camera.imageHeight", check: { $0 > 0 }, "must be > 0")?.value
+        } else {
+            try s.skipValue()
+        }
+    }
+
+    private mutating func readTap(_ s: inout JSONScanner, _ key: UnsafeBufferPointer<UInt8>) throws(ReadingError) {
+        if JSONScanner.key(key, is: "x") {
+            try once(.x, "tap.x")
+            tapX = try Self.readNumber(&s, "tap.x")
+        } else if JSONScanner.key(key, is: "y") {
+            try once(.y, "tap.y")
+            tapY = try Self.readNumber(&s, "tap.y")
+        } else {
+            try s.skipValue()
+        }
+    }
+
+    private mutating func readTime(_ s: inout JSONScanner) throws(ReadingError) {
+        switch try s.peekKind() {
+        case .null:
+            try s.readNull()
+        case .string:
+            let start = s.position
+            let text = try s.scanString()
+            let parsed = text.hasEscapes ? nil
+                : ISO8601DateTime.parse(utf8: UnsafeBufferPointer(rebasing: s.bytes[text.range]))
+            guard let parsed else {
+                throw ReadingError(field: "time", message: "must be an ISO 8601 date-time with a time zone, such as \"2026-07-14T09:31:05Z\", got \(s.quote(start..<s.position))")
+            }
+            time = parsed
+        default:
+            let quoted = try s.skipValueQuoting()
+            throw ReadingError(field: "time", message: "must be an ISO 8601 date-time string, got \(quoted)")
+        }
+    }
+
+    // MARK: Typed values
+
+    /// Reads an object member by member; false if the value is `null` (absent).
+    private static func readObject(
+        _ s: inout JSONScanner, _ path: String,
+        _ member: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(ReadingError) -> Void
+    ) throws(ReadingError) -> Bool {
+        switch try s.peekKind() {
+        case .object:
+            try s.forEachMember(member)
+            return true
+        case .null:
+            try s.readNull()
+            return false
+        default:
+            throw ReadingError(field: path, message: "must be an object, got \(try s.skipValueQuoting())")
+        }
+    }
+
+    /// A finite JSON number, or nil for `null`.
+    private static func readNumber(_ s: inout JSONScanner, _ path: String) throws(ReadingError) -> NumberValue? {
+        switch try s.peekKind() {
+        case .number:
+            s.skipWhitespace()
+            let start = s.position
+            let v = try s.readNumber()
+            guard v.isFinite else {
+                throw ReadingError(field: path, message: "must be a finite number, got \(s.quote(start..<s.position))")
+            }
+            return NumberValue(value: v, source: start..<s.position)
+        case .null:
+            try s.readNull()
+            return nil
+        default:
+            throw ReadingError(field: path, message: "must be a number, got \(try s.skipValueQuoting())")
+        }
+    }
+
+    private static func readNumber(_ s: inout JSONScanner, _ path: String, check: (Double) -> Bool,
+                                   _ rule: String) throws(ReadingError) -> NumberValue? {
+        guard let n = try readNumber(&s, path) else { return nil }
+        guard check(n.value) else { throw ReadingError(field: path, message: "\(rule), got \(s.quote(n.source))") }
+        return n
+    }
+
+    private static func readNumber(_ s: inout JSONScanner, _ path: String, within range: ClosedRange<Double>,
+                                   _ text: String) throws(ReadingError) -> NumberValue? {
+        try readNumber(&s, path, check: { range.contains($0) }, "must be within \(text)")
+    }
+
+    private static func readNonNegative(_ s: inout JSONScanner, _ path: String) throws(ReadingError) -> Double? {
+        try readNumber(&s, path, check: { $0 >= 0 }, "must be ≥ 0")?.value
+    }
+
+    /// A string, or nil for `null`.
+    private static func readString(_ s: inout JSONScanner, _ path: String) throws(ReadingError) -> String? {
+        switch try s.peekKind() {
+        case .string: return try s.readString()
+        case .null:
+            try s.readNull()
+            return nil
+        default:
+            throw ReadingError(field: path, message: "must be a string, got \(try s.skipValueQuoting())")
+        }
+    }
+
+    /// One of an enumeration's raw values, or nil for `null`.
+    private static func readEnum<E: RawRepresentable & CaseIterable>(
+        _ s: inout JSONScanner, _ path: String, _ type: E.Type
+    ) throws(ReadingError) -> E? where E.RawValue == String {
+        s.skipWhitespace()
+        let start = s.position
+        guard let text = try readString(&s, path) else { return nil }
+        if let value = E(rawValue: text) { return value }
+        let choices = E.allCases.map { "\"\($0.rawValue)\"" }
+        let list = choices.count == 2 ? "\(choices[0]) or \(choices[1])" : choices.joined(separator: ", ")
+        throw ReadingError(field: path, message: "must be \(list), got \(s.quote(start..<s.position))")
+    }
+
+    // MARK: Cross-field checks
+
+    func assemble(requiresOrientation: Bool, _ s: JSONScanner) throws(ReadingError) -> Reading {
+        guard hasLocation else { throw ReadingError(field: "location", message: "is missing") }
+        guard let latitude else { throw ReadingError(field: "location.latitude", message: "is missing") }
+        guard let longitude else { throw ReadingError(field: "location.longitude", message: "is missing") }
+        let location = Reading.Location(latitude: latitude, longitude: longitude, altitude: altitude,
+                                        altitudeReference: altitudeReference,
+                                        horizontalAccuracy: horizontalAccuracy,
+                                        verticalAccuracy: verticalAccuracy, eyeHeight: eyeHeight)
+
+        var orientation: Reading.Orientation?
+        if hasOrientation {
+            guard let heading else { throw ReadingError(field: "orientation.heading", message: "is missing") }
+            guard let pitch else { throw ReadingError(field: "orientation.pitch", message: "is missing") }
+            orientation = Reading.Orientation(heading: heading, headingReference: headingReference, pitch: pitch,
+                                              roll: roll, headingAccuracy: headingAccuracy,
+                                              pitchAccuracy: pitchAccuracy)
+            if headingReference == .magnetic && time == nil {
+                throw ReadingError(field: "time", message: "is missing; it is needed when orientation.headingReference is \"magnetic\"")
+            }
+        } else if requiresOrientation {
+            throw ReadingError(field: "orientation", message: "is missing")
+        }
+
+        var camera: Reading.CameraSettings?
+        if hasCamera {
+            guard let horizontalFOV else { throw ReadingError(field: "camera.horizontalFOV", message: "is missing") }
+            guard let imageWidth else { throw ReadingError(field: "camera.imageWidth", message: "is missing") }
+            guard let imageHeight else { throw ReadingError(field: "camera.imageHeight", message: "is missing") }
+            camera = Reading.CameraSettings(horizontalFOV: horizontalFOV, zoom: zoom,
+                                            imageWidth: imageWidth, imageHeight: imageHeight)
+        }
+
+        var tap: Reading.Tap?
+        if hasTap {
+            guard let camera else {
+                throw ReadingError(field: "tap", message: "needs camera.horizontalFOV, imageWidth and imageHeight")
+            }
+            guard let tapX else { throw ReadingError(field: "tap.x", message: "is missing") }
+            guard let tapY else { throw ReadingError(field: "tap.y", message: "is missing") }
+            guard tapX.value >= 0 && tapX.value <= camera.imageWidth else {
+                throw ReadingError(field: "tap.x", message: "must be within 0…\(Self.format(camera.imageWidth)) (camera.imageWidth), got \(s.quote(tapX.source))")
+            }
+            guard tapY.value >= 0 && tapY.value <= camera.imageHeight else {
+                throw ReadingError(field: "tap.y", message: "must be within 0…\(Self.format(camera.imageHeight)) (camera.imageHeight), got \(s.quote(tapY.source))")
+            }
+            tap = Reading.Tap(x: tapX.value, y: tapY.value)
+        }
+
+        return Reading(id: id, time: time, location: location, orientation: orientation, camera: camera, tap: tap)
+    }
+
+    /// A pixel count as people write it: 4032, not 4032.0.
+    private static func format(_ v: Double) -> String {
+        v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
+    }
+}

@@ -1,0 +1,27 @@
+/// How a sightline is marched over the terrain.
+public struct MarchSettings: Sendable, Hashable {
+    /// Refraction coefficient k: the ray bends toward the Earth with curvature k/R.
+    /// 0.13 is the usual value (ArcGIS default, Deuschle's panoramas); GDAL and GRASS use 1/7.
+    public var refraction: Double
+    /// Distance between terrain samples along the ray, metres.
+    public var step: Double
+    /// Whether to keep the terrain profile under the ray (for plots).
+    public var recordsProfile: Bool
+
+    /// The usual refraction coefficient.
+    public static let defaultRefraction = 0.13
+    /// The usual step, metres.
+    public static let defaultStep = 10.0
+    /// The allowed step range, metres: below 0.1 m a march costs too much for no gain, above
+    /// 1 km it skips whole valleys.
+    public static let stepRange = 0.1...1000.0
+    /// The allowed refraction range: k = 1 would make the ray follow the Earth.
+    public static let refractionRange = -1.0...0.99
+
+    public init(refraction: Double = MarchSettings.defaultRefraction, step: Double = MarchSettings.defaultStep,
+                recordsProfile: Bool = false) {
+        self.refraction = refraction
+        self.step = step
+        self.recordsProfile = recordsProfile
+    }
+}

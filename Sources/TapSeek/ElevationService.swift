@@ -23,7 +23,7 @@ public struct ElevationService: Sendable {
     }
 
     /// A per-thread handle that remembers its last tile; use one per thread for bulk look-ups.
-    public struct Sampler {
+    public struct Sampler: Sendable {
         public var terrain: TerrainSampler
         public let geoid: Geoid
 

@@ -6,7 +6,7 @@ import TapSeekCore
 /// Heights are bilinear between the four posts around the point. Where the posts belong to
 /// different tiles (a seam between tiles that do not overlap), they are gathered post by post
 /// from the tiles that hold them, so the surface is continuous across seams.
-public struct TerrainSampler: ElevationSource {
+public struct TerrainSampler: ElevationSource, Sendable {
     public let catalog: ElevationCatalog
     private var recent: ElevationGrid?
 

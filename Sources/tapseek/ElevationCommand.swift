@@ -19,10 +19,14 @@ struct ElevationCommand: ParsableCommand {
     @Flag(help: "Read CSV lat,lon lines from stdin; write one JSON line per input line.")
     var batch = false
 
+    @Option(help: "Worker threads for --batch (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
     @Argument(parsing: .allUnrecognized, help: "LAT LON in WGS84 degrees.")
     var coordinates: [String] = []
 
     func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         if batch, !coordinates.isEmpty { throw ValidationError("--batch reads stdin; give no LAT LON") }
         if !batch, coordinates.count != 2 {
             throw ValidationError("expected LAT LON, got \(coordinates.count) value(s)")
@@ -32,7 +36,7 @@ struct ElevationCommand: ParsableCommand {
     func run() throws {
         let service = try ElevationService(catalog: demOptions.openCatalog(), geoid: Geoid())
         if batch {
-            try ElevationBatch(service: service).run()
+            try ElevationBatch(service: service, jobs: jobs).run()
             return
         }
         let latitude = try Self.number(coordinates[0], name: "latitude")

@@ -1,13 +1,13 @@
 import TapSeek
 
 /// The JSON of one elevation look-up: `{"latitude","longitude","elevation","geoidUndulation"}`,
-/// plus `"reason"` when the elevation is null.
+/// plus `"reason"` when the elevation is null. Coordinates to 1e-9° (0.1 mm), heights to 1 cm.
 enum ElevationRecord {
     static func write(_ e: ElevationService.PointElevation, to out: inout OutputBuffer) {
         out.append("{\"latitude\":")
-        out.appendShortest(e.latitude)
+        out.appendFixed(e.latitude, decimals: 9)
         out.append(",\"longitude\":")
-        out.appendShortest(e.longitude)
+        out.appendFixed(e.longitude, decimals: 9)
         out.append(",\"elevation\":")
         if let h = e.elevation { out.appendFixed(h, decimals: 2) } else { out.append("null") }
         out.append(",\"geoidUndulation\":")

@@ -48,7 +48,7 @@ struct OutputBuffer {
     /// non-finite values become `null`, as JSON has no NaN.
     mutating func appendFixed(_ value: Double, decimals: Int) {
         guard value.isFinite else { append("null"); return }
-        let scale = [1.0, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000][decimals]
+        let scale = Self.powersOfTen[decimals]
         let scaled = (value * scale).rounded()
         guard abs(scaled) < 9e15 else { append(String(value)); return }
         var n = Int64(scaled)
@@ -73,16 +73,23 @@ struct OutputBuffer {
         }
     }
 
+    private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
+
     /// The shortest decimal that reads back as the same `Double`.
     mutating func appendShortest(_ value: Double) {
         guard value.isFinite else { append("null"); return }
         append(value.description)
     }
 
-    mutating func newline() {
+    /// Ends a line; flushes when the buffer is full unless the buffer only collects (a worker's
+    /// block, written later in order).
+    mutating func newline(flushing: Bool = true) {
         bytes.append(0x0A)
-        if bytes.count >= Self.flushThreshold { flush() }
+        if flushing, bytes.count >= Self.flushThreshold { flush() }
     }
+
+    /// Appends another buffer's bytes.
+    mutating func append(buffer other: OutputBuffer) { bytes.append(contentsOf: other.bytes) }
 
     /// Writes everything buffered; retries short writes.
     mutating func flush() {

@@ -100,6 +100,26 @@ import TapSeekTestSupport
         #expect(abs(t - 356.3109) < 0.0001)
     }
 
+    @Test func aReadingsMagneticHeadingBecomesTrue() throws {
+        let date = try #require(ISO8601DateTime.parse("2028-07-04T00:00:00Z"))
+        var r = Reading(time: date, location: .init(latitude: 42.283, longitude: -71.35, altitude: 1000),
+                        orientation: .init(heading: 10, headingReference: .magnetic, pitch: 0))
+        #expect(abs(try #require(try r.trueHeading()) - 356.3109) < 0.0001)
+        r.orientation?.headingReference = .true
+        #expect(try r.trueHeading() == 10)
+        r.orientation = nil
+        #expect(try r.trueHeading() == nil)
+        let untimed = Reading(location: .init(latitude: 1, longitude: 2),
+                              orientation: .init(heading: 10, headingReference: .magnetic, pitch: 0))
+        #expect(throws: MagneticModelError(.missingTime, "a magnetic heading needs the reading's time to be converted to true north")) {
+            try untimed.trueHeading()
+        }
+        let late = Reading(time: try #require(ISO8601DateTime.parse("2031-01-01T00:00:00Z")),
+                           location: .init(latitude: 1, longitude: 2),
+                           orientation: .init(heading: 10, headingReference: .magnetic, pitch: 0))
+        #expect(throws: MagneticModelError.self) { try late.trueHeading() }
+    }
+
     @Test func refusesTimesOutsideTheModelValidity() throws {
         let model = MagneticModel.wmm2025
         for text in ["2024-12-31T23:59:59Z", "2030-01-01T00:00:01Z", "1999-01-01T00:00:00Z"] {

@@ -31,6 +31,7 @@ public struct CameraOrientation: Sendable, Hashable {
     /// ENU unit vector of the optical axis (camera z): where the image centre looks.
     public let forward: Vector3
 
+    /// An orientation from its angles in degrees (heading from true north).
     public init(heading: Double, pitch: Double, roll: Double = 0) {
         self.heading = heading
         self.pitch = pitch

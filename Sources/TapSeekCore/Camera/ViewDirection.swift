@@ -11,6 +11,7 @@ public struct ViewDirection: Sendable, Hashable {
     /// Degrees above the horizontal plane, [−90, 90].
     public var elevation: Double
 
+    /// A direction from its angles in degrees, taken as given.
     public init(azimuth: Double, elevation: Double) {
         self.azimuth = azimuth
         self.elevation = elevation

@@ -13,6 +13,7 @@ import Foundation
 
 /// A longitude in degrees wrapped into [−180, 180).
 @inlinable public func normalizedLongitude(_ degrees: Double) -> Double {
-    let w = normalizedAzimuth(degrees + 180) - 180
-    return w
+    // Leave in-range values untouched: the round trip through +180 would cost their last bits.
+    if degrees >= -180, degrees < 180 { return degrees }
+    return normalizedAzimuth(degrees + 180) - 180
 }

@@ -18,6 +18,7 @@ public struct MagneticField: Sendable, Hashable {
     /// WMM2025 report, "caution zone": where 2 000 nT ≤ H < 6 000 nT compasses may be degraded.
     public static let cautionHorizontalIntensity = 6_000.0
 
+    /// A field from its components in nT.
     public init(north: Double, east: Double, down: Double) {
         self.north = north
         self.east = east

@@ -7,6 +7,8 @@ public struct MagneticModelError: Error, Sendable, Hashable, CustomStringConvert
         case outsideValidity
         /// A latitude, longitude or height that is not a finite number in range.
         case invalidPosition
+        /// A magnetic heading without the time needed to convert it.
+        case missingTime
         /// A coefficient file that cannot be read; the message names the line.
         case invalidCoefficients
     }
@@ -15,6 +17,7 @@ public struct MagneticModelError: Error, Sendable, Hashable, CustomStringConvert
     /// One line, naming the offending input.
     public var message: String
 
+    /// An error of `kind` with a one-line message.
     public init(_ kind: Kind, _ message: String) {
         self.kind = kind
         self.message = message

@@ -10,10 +10,12 @@ public struct StreamReadError: Error, Sendable, Hashable, CustomStringConvertibl
     /// One line naming the stream and the cause.
     public var message: String
 
+    /// An error with its one-line message.
     public init(message: String) {
         self.message = message
     }
 
+    /// The message.
     public var description: String { message }
 }
 
@@ -32,11 +34,13 @@ public struct MemoryByteSource: ByteSource, Sendable {
     /// At most this many bytes per `read`, so that tests can exercise lines split across reads.
     private let maximumReadSize: Int
 
+    /// Streams `bytes`, at most `maximumReadSize` per read.
     public init(_ bytes: [UInt8], maximumReadSize: Int = .max) {
         self.bytes = bytes
         self.maximumReadSize = max(1, maximumReadSize)
     }
 
+    /// Copies the next bytes; 0 at the end.
     public mutating func read(into buffer: UnsafeMutableRawBufferPointer) throws(StreamReadError) -> Int {
         let n = min(buffer.count, bytes.count - offset, maximumReadSize)
         guard n > 0 else { return 0 }
@@ -82,6 +86,7 @@ public final class FileByteSource: ByteSource {
         if closesDescriptor { _ = close(descriptor) }
     }
 
+    /// Reads with `read(2)`, retrying when a signal interrupts; 0 at the end of the file.
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws(StreamReadError) -> Int {
         while true {
             #if canImport(Glibc)
@@ -101,8 +106,10 @@ public final class FileByteSource: ByteSource {
 public struct Line: Sendable, Hashable {
     /// 1-based line number in the stream.
     public var number: Int
+    /// The line's text, or why it has none.
     public var content: Content
 
+    /// A line numbered `number`.
     public init(number: Int, content: Content) {
         self.number = number
         self.content = content
@@ -150,6 +157,7 @@ public struct LineReader {
     private static let newline = UInt8(ascii: "\n")
     private static let carriageReturn = UInt8(ascii: "\r")
 
+    /// Bytes requested from the source per read.
     public let chunkSize: Int
     /// Longest line kept, in bytes before the terminator; longer lines become `.tooLong`.
     public let maximumLineLength: Int
@@ -167,6 +175,8 @@ public struct LineReader {
     /// Lines read ahead by ``peek(_:)`` and not yet returned by ``next()``.
     private var lookahead: [Line] = []
 
+    /// Lines of `source`, read `chunkSize` bytes at a time; lines longer than
+    /// `maximumLineLength` bytes come back as `.tooLong`.
     public init(source: any ByteSource, chunkSize: Int = LineReader.defaultChunkSize,
                 maximumLineLength: Int = LineReader.defaultMaximumLineLength) {
         self.source = source

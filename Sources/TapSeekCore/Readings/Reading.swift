@@ -7,13 +7,16 @@ public struct Reading: Sendable, Hashable {
     public var id: String?
     /// When the reading was taken (UTC). Needed for magnetic headings.
     public var time: Date?
+    /// Where the phone was.
     public var location: Location
     /// Absent for location-only records (a log without attitude).
     public var orientation: Orientation?
+    /// The camera's field of view and image size; needed to turn a tapped pixel into a ray.
     public var camera: CameraSettings?
     /// Absent → the optical axis.
     public var tap: Tap?
 
+    /// A reading from its parts; ``ReadingDecoder`` builds validated ones from JSON.
     public init(id: String? = nil, time: Date? = nil, location: Location, orientation: Orientation? = nil,
                 camera: CameraSettings? = nil, tap: Tap? = nil) {
         self.id = id
@@ -34,19 +37,25 @@ public struct Reading: Sendable, Hashable {
 
     /// Which north a heading is measured from.
     public enum HeadingReference: String, Sendable, Hashable, CaseIterable {
+        /// Geographic (true) north, the default.
         case `true`
+        /// Magnetic north; turned into true north with the World Magnetic Model at the reading's time.
         case magnetic
     }
 
+    /// The phone's position.
     public struct Location: Sendable, Hashable {
-        /// WGS84 degrees.
+        /// WGS84 degrees, −90…90.
         public var latitude: Double
+        /// WGS84 degrees, −180…180.
         public var longitude: Double
         /// Metres above ``altitudeReference``; nil → the observer stands on the terrain at ``eyeHeight``.
         public var altitude: Double?
+        /// The surface ``altitude`` is measured from.
         public var altitudeReference: AltitudeReference
         /// 1-sigma, metres.
         public var horizontalAccuracy: Double?
+        /// 1-sigma, metres.
         public var verticalAccuracy: Double?
         /// Metres above ground when the altitude is absent or below the terrain.
         public var eyeHeight: Double
@@ -54,6 +63,7 @@ public struct Reading: Sendable, Hashable {
         /// Eye height of a standing person, metres.
         public static let defaultEyeHeight = 1.6
 
+        /// A position; angles in degrees, lengths in metres.
         public init(latitude: Double, longitude: Double, altitude: Double? = nil,
                     altitudeReference: AltitudeReference = .msl, horizontalAccuracy: Double? = nil,
                     verticalAccuracy: Double? = nil, eyeHeight: Double = Location.defaultEyeHeight) {
@@ -67,9 +77,11 @@ public struct Reading: Sendable, Hashable {
         }
     }
 
+    /// Where the camera's optical axis pointed.
     public struct Orientation: Sendable, Hashable {
         /// Azimuth of the optical axis, degrees clockwise from ``headingReference`` north.
         public var heading: Double
+        /// Which north ``heading`` is measured from.
         public var headingReference: HeadingReference
         /// Elevation of the optical axis, degrees, positive up, −90…90.
         public var pitch: Double
@@ -77,8 +89,10 @@ public struct Reading: Sendable, Hashable {
         public var roll: Double
         /// 1-sigma, degrees.
         public var headingAccuracy: Double?
+        /// 1-sigma, degrees.
         public var pitchAccuracy: Double?
 
+        /// An orientation; angles in degrees.
         public init(heading: Double, headingReference: HeadingReference = .true, pitch: Double, roll: Double = 0,
                     headingAccuracy: Double? = nil, pitchAccuracy: Double? = nil) {
             self.heading = heading
@@ -90,15 +104,18 @@ public struct Reading: Sendable, Hashable {
         }
     }
 
+    /// The camera's field of view and image size (see ``PinholeCamera``).
     public struct CameraSettings: Sendable, Hashable {
         /// Degrees across the image width at zoom 1.
         public var horizontalFOV: Double
         /// ≥ 1.
         public var zoom: Double
-        /// Pixels.
+        /// Pixels across the image.
         public var imageWidth: Double
+        /// Pixels down the image.
         public var imageHeight: Double
 
+        /// Camera settings; the FOV in degrees, sizes in pixels.
         public init(horizontalFOV: Double, zoom: Double = 1, imageWidth: Double, imageHeight: Double) {
             self.horizontalFOV = horizontalFOV
             self.zoom = zoom
@@ -109,8 +126,11 @@ public struct Reading: Sendable, Hashable {
 
     /// A pixel from the image's top-left corner, y down.
     public struct Tap: Sendable, Hashable {
+        /// Pixels from the left edge, 0…imageWidth.
         public var x: Double
+        /// Pixels from the top edge, down, 0…imageHeight.
         public var y: Double
+        /// A tapped pixel.
         public init(x: Double, y: Double) {
             self.x = x
             self.y = y

@@ -13,6 +13,7 @@ import Foundation
 ///   so it round-trips to the millisecond.
 /// - Strings escape `"`, `\` and control characters; other text is written as UTF-8.
 public struct ReadingEncoder: Sendable {
+    /// An encoder; it has no options.
     public init() {}
 
     /// One reading as a JSON object on one line, without a line terminator.

@@ -9,6 +9,7 @@ public struct ReadingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What is wrong, continuing the sentence that starts with the field's name.
     public var message: String
 
+    /// An error about `field` (a dotted JSON path, or empty for the JSON text as a whole).
     public init(field: String, message: String) {
         self.field = field
         self.message = message

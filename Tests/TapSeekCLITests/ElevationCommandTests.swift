@@ -1,0 +1,90 @@
+import Foundation
+import Testing
+import TapSeekTestSupport
+
+/// `tapseek elevation` and `tapseek dem info` as a user runs them.
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"))
+struct ElevationCommandTests {
+    let dem = ["--dem", SharedData.dem.path]
+
+    func json(_ line: Substring) throws -> [String: Any] {
+        try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+    }
+
+    @Test func everestPostPrintsItsHeightAndUndulation() throws {
+        try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
+        // Everest's post: row 14, column 1110 of N27E086 (28° − 14/1200, 86° + 1110/1200).
+        let r = try CLIRunner.run(["elevation", "27.988333333", "86.925"] + dem)
+        #expect(r.status == 0, "\(r.stderr)")
+        let object = try json(Substring(r.stdout.trimmingCharacters(in: .newlines)))
+        #expect(Set(object.keys) == ["latitude", "longitude", "elevation", "geoidUndulation"])
+        #expect(abs((object["elevation"] as? Double ?? 0) - 8840) <= 1)
+        #expect(abs((object["geoidUndulation"] as? Double ?? 0) - -29) <= 1)
+    }
+
+    @Test func negativeCoordinatesAreNotMistakenForOptions() throws {
+        let r = try CLIRunner.run(["elevation", "-37.9169", "178.06"] + dem)
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(r.stdout.contains("\"elevation\":17"))
+    }
+
+    @Test func voidSaysSoInsteadOfInventingAHeight() throws {
+        let r = try CLIRunner.run(["elevation", "46.5367", "8.1258"] + dem)
+        #expect(r.status == 0)
+        #expect(r.stdout.contains("\"elevation\":null") && r.stdout.contains("\"reason\":\"void\""))
+        let sea = try CLIRunner.run(["elevation", "10", "-30"] + dem)
+        #expect(sea.stdout.contains("\"elevation\":null") && sea.stdout.contains("\"reason\":\"no tile\""))
+    }
+
+    @Test(arguments: [["91", "8"], ["nan", "8"], ["46.5", "abc"], ["-91", "0"]])
+    func badCoordinatesAreOneLineErrorsWithStatus1(arguments: [String]) throws {
+        let r = try CLIRunner.run(["elevation"] + arguments + dem)
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderrLines.count == 1 && r.stderr.contains("itude"), "\(r.stderr)")
+    }
+
+    @Test func missingDirectoryIsBadInput() throws {
+        let r = try CLIRunner.run(["elevation", "46", "8", "--dem", "/nonexistent/dem"])
+        #expect(r.status == 1)
+        #expect(r.stderrLines.count == 1 && r.stderr.contains("/nonexistent/dem"))
+    }
+
+    @Test func wrongArgumentCountIsBadUsage() throws {
+        #expect(try CLIRunner.run(["elevation", "46"] + dem).status == 2)
+        #expect(try CLIRunner.run(["elevation", "--batch", "46", "8"] + dem).status == 2)
+    }
+
+    @Test func batchWritesOneLinePerInputLineInOrder() throws {
+        let input = "27.988333333,86.925\r\n\nnot,a number\n91,0\n46.5367, 8.1258\n47.2492,9.3433,5\n-37.9169,178.06"
+        for jobs in ["1", "2"] {
+            let r = try CLIRunner.run(["elevation", "--batch", "--jobs", jobs] + dem, stdin: input)
+            #expect(r.status == 0, "\(r.stderr)")
+            let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
+            #expect(lines.count == 7)
+            guard lines.count == 7 else { continue }
+            #expect(abs((try json(lines[0])["elevation"] as? Double ?? 0) - 8840) <= 1)
+            for (index, needle) in [(1, "empty line"), (2, "latitude must be a number"), (3, "within -90…90"),
+                                    (5, "two columns")] {
+                let record = try json(lines[index])
+                #expect(record["line"] as? Int == index + 1)
+                let message = (record["error"] as? [String: Any])?["message"] as? String ?? ""
+                #expect(message.contains(needle), "line \(index + 1): \(lines[index])")
+            }
+            #expect(try json(lines[4])["reason"] as? String == "void")
+            #expect(try json(lines[6])["elevation"] is Double)
+        }
+    }
+
+    @Test func demInfoListsEveryTileWithItsVoidShare() throws {
+        let r = try CLIRunner.run(["dem", "info", SharedData.dem.path, "--format", "json"])
+        #expect(r.status == 0, "\(r.stderr)")
+        let tiles = try r.stdout.split(separator: "\n").map(json)
+        #expect(tiles.count == 10)
+        let bernese = try #require(tiles.first { $0["file"] as? String == "N46E008.tif" })
+        let voids = bernese["voidFraction"] as? Double ?? 0
+        #expect(voids > 0.05 && voids < 0.09, "N46E008 void share \(voids)")
+        let nz = try #require(tiles.first { $0["file"] as? String == "S38E178.hgt.zip" })
+        #expect(abs((nz["spacingArcSeconds"] as? Double ?? 0) - 1) < 1e-6)
+    }
+}

@@ -1,8 +1,15 @@
 import TapSeek
 
-/// Names targets with the offline reverse geocoder when its index is built.
+/// Names targets with the offline reverse geocoder when its index is built; without it results
+/// simply carry no placemark, and one warning says why.
 enum Placemarks {
     static func lookup() -> (@Sendable (Double, Double) -> Placemark?)? {
-        nil
+        do {
+            let geocoder = try Geocoder.default()
+            return { latitude, longitude in try? geocoder.placemark(latitude: latitude, longitude: longitude) }
+        } catch {
+            StandardError.write("tapseek: warning: results carry no placemark: \(error.description) (build it with scripts/build-geocoder-index.sh)")
+            return nil
+        }
     }
 }

@@ -3,8 +3,10 @@ import Foundation
 /// The answer to one reading, as the public interface's result JSON gives it.
 public struct LocateResult: Sendable {
     /// `hit`: the sightline meets the terrain; `horizon`: nothing was hit and the target is the
-    /// skyline point of highest elevation angle; `error`: see ``error``.
-    public enum Status: String, Sendable { case hit, horizon, error }
+    /// skyline point of highest elevation angle; `location`: the reading has no orientation, so
+    /// only ``observer`` (and ``placemark``, naming the observer's place) is known; `error`: see
+    /// ``error``.
+    public enum Status: String, Sendable { case hit, horizon, location, error }
 
     public struct Target: Sendable, Hashable {
         /// WGS84 degrees.

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// Locates what a reading looks at: build one over a DEM catalog, then call
 /// ``locate(_:)`` from any number of threads. Values in, values out.
@@ -14,6 +15,8 @@ public struct Locator: Sendable {
     /// Names the target; nil leaves `placemark` out of results.
     public let placemarks: (@Sendable (Double, Double) -> Placemark?)?
     public let magneticModel: MagneticModel
+    /// The steepest slope of each tile, measured once per tile and kept.
+    private let tileSlopes = TileSlopes()
 
     public init(catalog: ElevationCatalog, geoid: Geoid, settings: MarchSettings = MarchSettings(),
                 magneticModel: MagneticModel = .wmm2025,
@@ -44,8 +47,16 @@ public struct Locator: Sendable {
     private func locateOrThrow(_ reading: Reading, terrain: inout TerrainSampler) throws(LocateResult.Failure) -> LocateResult {
         var result = LocateResult(id: reading.id, time: reading.time, status: .horizon)
         guard let orientation = reading.orientation else {
-            throw LocateResult.Failure(code: "bad-input", message: "orientation is required to locate (heading and pitch)")
+            // A location-only record (GPSLogger, phyphox): where the observer stands is all
+            // there is to say. A given altitude still says it outside the DEM.
+            result.status = .location
+            let observer = try place(reading.location, terrain: &terrain, warnings: &result.warnings,
+                                     allowsOutside: reading.location.altitude != nil)
+            result.observer = observer
+            result.placemark = placemarks?(observer.latitude, observer.longitude)
+            return result
         }
+        try Self.validate(reading, orientation: orientation)
         let observer = try place(reading.location, terrain: &terrain, warnings: &result.warnings)
         result.observer = observer
 
@@ -70,8 +81,11 @@ public struct Locator: Sendable {
         let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude,
                                    height: observer.altitude + undulation)
         var march = SightlineMarch(observer: eye, direction: direction, geoid: geoid, settings: settings)
-        let ceiling = maximumTerrain(from: observer, azimuth: view.azimuth)
-        let outcome = march.run(over: &terrain, maximumTerrain: ceiling)
+        // No tile is loaded ahead of the ray: the ceiling is the highest mountain on Earth (the
+        // march only goes on a little longer before it knows it is above everything), and the
+        // slope bound is looked up tile by tile as the ray reaches them.
+        var slopes = CatalogSlopes(catalog: catalog, tileSlopes: tileSlopes)
+        let outcome = march.run(over: &terrain, slopes: &slopes, maximumTerrain: Self.highestOnEarth)
         result.track = outcome.track
         result.profile = outcome.profile
         switch outcome.outcome {
@@ -92,8 +106,10 @@ public struct Locator: Sendable {
     }
 
     /// The observer's eye: position, height above mean sea level and the ground under it.
-    private func place(_ location: Reading.Location, terrain: inout TerrainSampler,
-                       warnings: inout [String]) throws(LocateResult.Failure) -> LocateResult.Observer {
+    /// - Parameter allowsOutside: whether an observer outside every tile is placed anyway (with a
+    ///   warning and no ground), which needs a given altitude.
+    private func place(_ location: Reading.Location, terrain: inout TerrainSampler, warnings: inout [String],
+                       allowsOutside: Bool = false) throws(LocateResult.Failure) -> LocateResult.Observer {
         let p: (latitude: Double, longitude: Double)
         do {
             p = try CoordinateError.validated(latitude: location.latitude, longitude: location.longitude)
@@ -103,7 +119,10 @@ public struct Locator: Sendable {
         var ground: Double?
         switch terrain.sample(latitude: p.latitude, longitude: p.longitude) {
         case .outside:
-            throw LocateResult.Failure(code: "outside-dem", message: "the observer (\(p.latitude), \(p.longitude)) is outside the DEM: no tile covers it")
+            guard allowsOutside, location.altitude != nil else {
+                throw LocateResult.Failure(code: "outside-dem", message: "the observer (\(p.latitude), \(p.longitude)) is outside the DEM: no tile covers it")
+            }
+            warnings.append("no DEM tile covers the observer; ground elevation unknown")
         case .void:
             guard location.altitude != nil else {
                 throw LocateResult.Failure(code: "void-observer",
@@ -130,34 +149,104 @@ public struct Locator: Sendable {
 
     private static func metres(_ x: Double) -> String { String(format: "%.1f", x) }
 
-    /// The highest terrain the ray can meet, metres above mean sea level: the maximum of every
-    /// tile within reach of the ground track along `azimuth`, out to the horizon range of the
-    /// highest mountain on Earth. Tiles are loaded once to learn their maxima.
-    func maximumTerrain(from observer: LocateResult.Observer, azimuth: Double) -> Double {
-        let highestOnEarth = 8849.0
-        let rPrime = 6_371_000 / (1 - settings.refraction)
-        let reach = (2 * rPrime * max(observer.altitude + 430, 1)).squareRoot()
-            + (2 * rPrime * (highestOnEarth + 430)).squareRoot()
-        // The track on an equirectangular approximation, sampled every 0.05°; over 500 km it
-        // strays from the geodesic by a few kilometres, well inside the 0.15° margin.
-        let metresPerDegree = 111_195.0
-        let cosLatitude = max(cos(radians(observer.latitude)), 0.01)
-        let dLat = cos(radians(azimuth)) / metresPerDegree, dLon = sin(radians(azimuth)) / (metresPerDegree * cosLatitude)
-        let stepMetres = 0.05 * metresPerDegree
-        let margin = 0.15
-        var tiles: [Int] = []
-        var d = 0.0
-        while d <= reach + stepMetres {
-            let lat = observer.latitude + d * dLat, lon = observer.longitude + d * dLon
-            if lat < -90 - margin || lat > 90 + margin { break }
-            for mlat in [-margin, margin] {
-                for mlon in [-margin / cosLatitude, margin / cosLatitude] {
-                    tiles.append(contentsOf: catalog.tiles(nearLatitude: min(max(lat + mlat, -90), 90), longitude: lon + mlon))
-                }
-            }
-            d += stepMetres
+    /// Highest terrain on Earth, metres above mean sea level (Everest, 8 849 m, 2020 survey).
+    static let highestOnEarth = 8849.0
+
+    /// Rejects a reading whose numbers cannot make a sightline, naming the field as the reading
+    /// decoder does. Readings from ``ReadingDecoder`` always pass; this guards readings built in
+    /// code (a NaN heading would otherwise march nowhere and report "no terrain").
+    private static func validate(_ reading: Reading, orientation: Reading.Orientation) throws(LocateResult.Failure) {
+        func bad(_ field: String, _ rule: String, _ value: Double) -> LocateResult.Failure {
+            LocateResult.Failure(code: "bad-input", message: "\(field) \(rule), got \(value)")
         }
-        return catalog.maximumElevation(ofTiles: Set(tiles)) ?? highestOnEarth
+        let location = reading.location
+        if let altitude = location.altitude, !altitude.isFinite {
+            throw bad("location.altitude", "must be a finite number", altitude)
+        }
+        guard location.eyeHeight.isFinite, location.eyeHeight >= 0 else {
+            throw bad("location.eyeHeight", "must be a finite number ≥ 0", location.eyeHeight)
+        }
+        guard orientation.heading.isFinite else { throw bad("orientation.heading", "must be a finite number", orientation.heading) }
+        guard orientation.pitch.isFinite, (-90...90).contains(orientation.pitch) else {
+            throw bad("orientation.pitch", "must be within −90…90", orientation.pitch)
+        }
+        guard orientation.roll.isFinite else { throw bad("orientation.roll", "must be a finite number", orientation.roll) }
+        guard let tap = reading.tap else { return }
+        guard let camera = reading.camera else {
+            throw LocateResult.Failure(code: "bad-input", message: "tap needs camera.horizontalFOV, imageWidth and imageHeight")
+        }
+        guard camera.horizontalFOV > 0, camera.horizontalFOV < 180 else {
+            throw bad("camera.horizontalFOV", "must be within (0, 180) degrees", camera.horizontalFOV)
+        }
+        guard camera.zoom.isFinite, camera.zoom >= 1 else { throw bad("camera.zoom", "must be a finite number ≥ 1", camera.zoom) }
+        guard camera.imageWidth.isFinite, camera.imageWidth > 0 else {
+            throw bad("camera.imageWidth", "must be a finite number > 0", camera.imageWidth)
+        }
+        guard camera.imageHeight.isFinite, camera.imageHeight > 0 else {
+            throw bad("camera.imageHeight", "must be a finite number > 0", camera.imageHeight)
+        }
+        guard tap.x >= 0, tap.x <= camera.imageWidth else { throw bad("tap.x", "must be within 0…\(camera.imageWidth)", tap.x) }
+        guard tap.y >= 0, tap.y <= camera.imageHeight else { throw bad("tap.y", "must be within 0…\(camera.imageHeight)", tap.y) }
+    }
+}
+
+/// The slope bound of a march over a catalog: the steepest slope of every tile that may hold
+/// the step's samples — those registered in the 1° cells that the step's bounding box touches
+/// (a superset of the tiles containing it, overlapping copies included). Cached per cell.
+///
+/// A seam cell between two tiles that do not overlap takes its posts from both and is measured
+/// by neither; SRTM tiles share their edge posts, so it does not arise with them.
+private struct CatalogSlopes: SlopeBound {
+    let catalog: ElevationCatalog
+    let tileSlopes: TileSlopes
+    /// The cell asked about last and its bound.
+    private var cell = (latitude: Double.nan, longitude: Double.nan, slope: 0.0)
+
+    init(catalog: ElevationCatalog, tileSlopes: TileSlopes) {
+        self.catalog = catalog
+        self.tileSlopes = tileSlopes
+    }
+
+    mutating func maximumSlope(fromLatitude lat1: Double, longitude lon1: Double, toLatitude lat2: Double, longitude lon2: Double) -> Double {
+        let south = min(lat1, lat2).rounded(.down), north = max(lat1, lat2).rounded(.down)
+        let west = min(lon1, lon2).rounded(.down), east = max(lon1, lon2).rounded(.down)
+        if south == north, west == east {
+            if south == cell.latitude, west == cell.longitude { return cell.slope }
+            cell = (south, west, slope(ofCell: south, west))
+            return cell.slope
+        }
+        var steepest = 0.0
+        var lat = south
+        while lat <= north {
+            var lon = west
+            while lon <= east {
+                steepest = max(steepest, slope(ofCell: lat, lon))
+                lon += 1
+            }
+            lat += 1
+        }
+        return steepest
+    }
+
+    /// The steepest slope of the tiles registered in the 1° cell with this south-west corner.
+    private func slope(ofCell latitude: Double, _ longitude: Double) -> Double {
+        let tiles = catalog.tiles(nearLatitude: min(max(latitude + 0.5, -90), 90), longitude: longitude + 0.5)
+        return tiles.map { tileSlopes.slope(ofTile: $0, in: catalog) ?? 0 }.max() ?? 0
+    }
+}
+
+/// The steepest slope of each tile of a catalog, measured on first use
+/// (``ElevationGrid/steepestSlope()``) and kept for the locator's lifetime: a few bytes a tile.
+private final class TileSlopes: Sendable {
+    private let slopes = Mutex<[Int: Double]>([:])
+
+    /// Metres per metre; nil when the tile cannot be loaded (it then serves no heights either).
+    func slope(ofTile index: Int, in catalog: ElevationCatalog) -> Double? {
+        if let known = slopes.withLock({ $0[index] }) { return known }
+        guard let grid = catalog.grid(tile: index) else { return nil }
+        let slope = grid.steepestSlope()
+        slopes.withLock { $0[index] = slope }
+        return slope
     }
 }
 

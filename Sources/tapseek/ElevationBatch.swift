@@ -7,8 +7,8 @@ struct ElevationBatch {
     let service: ElevationService
     let jobs: Int
 
-    func run() throws {
-        try ParallelLines(jobs: jobs, makeState: { service.sampler() }) { sampler, line, number, out in
+    func run() async throws {
+        try await ParallelLines(jobs: jobs, makeState: { service.sampler() }) { sampler, line, number, out in
             switch CoordinateLine.parse(line) {
             case .success(let p):
                 do throws(CoordinateError) {

@@ -3,7 +3,7 @@ import Foundation
 import TapSeek
 
 /// `tapseek elevation LAT LON` and `tapseek elevation --batch`: the offline elevation service.
-struct ElevationCommand: ParsableCommand {
+struct ElevationCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "elevation",
         abstract: "Terrain height (metres above mean sea level) and EGM96 geoid undulation at points.",
@@ -33,10 +33,10 @@ struct ElevationCommand: ParsableCommand {
         }
     }
 
-    func run() throws {
+    func run() async throws {
         let service = try ElevationService(catalog: demOptions.openCatalog(), geoid: Geoid())
         if batch {
-            try ElevationBatch(service: service, jobs: jobs).run()
+            try await ElevationBatch(service: service, jobs: jobs).run()
             return
         }
         let latitude = try Self.number(coordinates[0], name: "latitude")

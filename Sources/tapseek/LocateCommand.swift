@@ -7,13 +7,24 @@ struct LocateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "locate",
         abstract: "Locate what one sensor reading (JSON) looks at.",
-        discussion: "Prints the result JSON. Exit status 0 on a hit or horizon, 1 when the reading cannot be located."
+        discussion: """
+            Prints the result JSON (--format geojson: a GeoJSON FeatureCollection of the target, observer, \
+            line of sight, ground track and terrain; heights above the WGS84 ellipsoid as RFC 7946 says). \
+            --plot draws the terrain under the ray, the ray and the target into a self-contained SVG. \
+            Exit status 0 on a hit or horizon, 1 when the reading cannot be located or the plot cannot be written.
+            """
     )
 
     @Argument(help: "Reading JSON file, or - for stdin (default).")
     var file: String = "-"
 
     @OptionGroup var options: LocateOptions
+
+    @Option(help: "Output format: json (the result JSON) or geojson (an RFC 7946 FeatureCollection).")
+    var format: LocateOutputFormat = .json
+
+    @Option(help: ArgumentHelp("Also draw the terrain along the sightline into this SVG file.", valueName: "file.svg"))
+    var plot: String?
 
     func run() throws {
         let text = try Self.readInput(file)
@@ -23,12 +34,46 @@ struct LocateCommand: ParsableCommand {
         } catch {
             throw InputError("reading: \(error.description)")
         }
-        let result = try options.locator().locate(reading)
+        let locator = try options.locator(recordsProfile: plot != nil || format == .geojson)
+        let result = locator.locate(reading)
+        // The picture first: if it cannot be written, stdout stays empty.
+        if let plot, result.error == nil { try Self.writePlot(of: result, to: plot) }
         var out = OutputBuffer()
-        ResultJSON.write(result, to: &out)
+        switch format {
+        case .json: ResultJSON.write(result, to: &out)
+        case .geojson: GeoJSONWriter.writeFeatureCollection(of: result, geoid: locator.geoid, to: &out)
+        }
         out.newline()
         out.flush()
         if let error = result.error { throw InputError(error.message) }
+    }
+
+    /// Draws the profile of a located result into an SVG file.
+    static func writePlot(of result: LocateResult, to path: String) throws {
+        guard let observer = result.observer, result.status == .hit || result.status == .horizon else {
+            throw InputError("--plot \(path): the reading has no sightline to draw (it needs an orientation)")
+        }
+        let target = result.target.map { ProfilePlot.Position(latitude: $0.latitude, longitude: $0.longitude, height: $0.elevation) }
+        var title = "Sightline profile"
+        if let id = result.id { title += " of \(id)" }
+        if let t = result.target {
+            title += result.status == .hit ? ": hit" : ": skyline point"
+            title += " at \(String(format: "%.2f", t.distance / 1000)) km, \(String(format: "%.0f", t.elevation)) m"
+        }
+        let picture = ProfilePlot(observer: .init(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude),
+                                  target: target, targetIsHit: result.status == .hit, samples: result.profile,
+                                  refraction: result.sightline?.refraction ?? MarchSettings.defaultRefraction, title: title)
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var isFolder: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
+            throw InputError("--plot \(path): no such folder \(folder)")
+        }
+        do {
+            try Data(picture.svg().utf8).write(to: url)
+        } catch {
+            throw InputError("--plot \(path): cannot be written (permissions, or a folder of that name?)")
+        }
     }
 
     /// A whole small input: a file, or stdin for `-`.
@@ -43,4 +88,9 @@ struct LocateCommand: ParsableCommand {
         guard let data else { throw InputError("\(path): cannot be read") }
         return String(decoding: data, as: UTF8.self)
     }
+}
+
+/// What `tapseek locate` prints (batch's `--format` names its input format instead).
+enum LocateOutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case json, geojson
 }

@@ -9,9 +9,11 @@ struct TapSeekCommand: AsyncParsableCommand {
         abstract: "What is that, over there? Offline sightlines over real elevation data.",
         subcommands: [
             LocateCommand.self,
+            BatchCommand.self,
             ElevationCommand.self,
             DEMCommand.self,
             PolylineCommand.self,
+            GeocodeCommand.self,
         ]
     )
 

@@ -39,6 +39,13 @@ import Testing
         #expect(try Polyline.decode(polyline6, precision: 6) == Self.googleExamplePoints)
     }
 
+    /// The property tests below build valid strings with `referenceEncoding`; it must itself
+    /// reproduce the published example from the example's integer units.
+    @Test func referenceEncodingReproducesGoogleExample() {
+        let units: [Int64] = [3_850_000, -12_020_000, 4_070_000, -12_095_000, 4_325_200, -12_645_300]
+        #expect(Self.referenceEncoding(units) == Self.googleExample)
+    }
+
     @Test func emptyPathIsEmptyString() throws {
         #expect(try Polyline.encode([]) == "")
         #expect(try Polyline.decode("").isEmpty)

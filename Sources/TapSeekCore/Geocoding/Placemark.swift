@@ -17,7 +17,7 @@ public struct Placemark: Sendable, Hashable, Codable {
     /// The nearest GeoNames populated place (1000 people or more) in the same country.
     public var locality: String?
     /// Distance from the point to ``locality``, metres along the WGS84 ellipsoid (Lambert's
-    /// formula, within a metre below 100 km).
+    /// formula to the place's coordinates as stored, within a metre below 100 km).
     public var localityDistance: Double?
     /// Name of the ocean or sea; this offline geocoder has no marine data, so always nil.
     public var ocean: String?

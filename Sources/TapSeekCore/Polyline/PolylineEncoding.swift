@@ -15,8 +15,12 @@ extension Polyline {
         let scale = precision.unitsPerDegree
         var failure: PolylineEncodingError?
 
-        // One allocation sized for the worst case, filled byte by byte: no per-character String work.
-        let text = String(unsafeUninitializedCapacity: coordinates.count * maximumCharactersPerCoordinate) { out in
+        // Written byte by byte into scratch space sized for the worst case (no per-character
+        // String work), then copied once into a String of the exact length, so that a long-lived
+        // result does not keep the worst case's memory.
+        let text = withUnsafeTemporaryAllocation(
+            of: UInt8.self, capacity: coordinates.count * maximumCharactersPerCoordinate
+        ) { scratch in
             var written = 0
             var previousLatitude: Int64 = 0
             var previousLongitude: Int64 = 0
@@ -24,19 +28,22 @@ extension Polyline {
                 guard let latitudeUnits = units(coordinate.latitude, scale: scale) else {
                     failure = PolylineEncodingError(
                         index: index, field: .latitude, value: coordinate.latitude, precision: precision)
-                    return 0
+                    return ""
                 }
                 guard let longitudeUnits = units(coordinate.longitude, scale: scale) else {
                     failure = PolylineEncodingError(
                         index: index, field: .longitude, value: coordinate.longitude, precision: precision)
-                    return 0
+                    return ""
                 }
-                written = writeValue(latitudeUnits - previousLatitude, into: out, at: written)
-                written = writeValue(longitudeUnits - previousLongitude, into: out, at: written)
+                written = writeValue(latitudeUnits - previousLatitude, into: scratch, at: written)
+                written = writeValue(longitudeUnits - previousLongitude, into: scratch, at: written)
                 previousLatitude = latitudeUnits
                 previousLongitude = longitudeUnits
             }
-            return written
+            return String(unsafeUninitializedCapacity: written) { text in
+                _ = text.initialize(fromContentsOf: scratch[..<written])
+                return written
+            }
         }
         if let failure { throw failure }
         return text

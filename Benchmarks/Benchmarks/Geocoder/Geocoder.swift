@@ -1,0 +1,96 @@
+// Offline reverse geocoding on one core: opening the index, country look-ups and full
+// placemarks on points spread uniformly over the world's land, on the index that
+// scripts/build-geocoder-index.sh builds into data/build/.
+//
+//     cd Benchmarks && swift package benchmark --target Geocoder
+//
+// Targets (geocoding issue): index opened in ≤ 20 ms; ≥ 2 million look-ups/s per core.
+// `tapseek geocode --batch` (≥ 1 million points/s end to end) is timed from the shell; see the
+// report in docs/data-sources.md ("Geocoding", "Speed").
+
+import Benchmark
+import Foundation
+import TapSeek
+
+/// The project's index, found from this file's place in Benchmarks/Benchmarks/Geocoder.
+let indexURL: URL = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<4 { url.deleteLastPathComponent() }
+    return url.appendingPathComponent("data/build/geocoder-index.bin")
+}()
+
+/// Points uniform on the sphere (uniform in sin φ and λ), kept where the geocoder finds a
+/// country: the world's land, Antarctica included, weighted by area. Deterministic.
+func landPoints(_ count: Int, _ index: GeocoderIndex) -> [(latitude: Double, longitude: Double)] {
+    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
+    func next() -> Double {
+        // SplitMix64 (Steele, Lea, Flood 2014).
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+    var points: [(latitude: Double, longitude: Double)] = []
+    points.reserveCapacity(count)
+    while points.count < count {
+        let latitude = asin(2 * next() - 1) * 180 / .pi, longitude = 360 * next() - 180
+        if (try? index.isoCountryCode(latitude: latitude, longitude: longitude)) ?? nil != nil {
+            points.append((latitude, longitude))
+        }
+    }
+    return points
+}
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .peakMemoryResident],
+        timeUnits: .milliseconds,
+        maxDuration: .seconds(5),
+        maxIterations: 50
+    )
+    guard let geocoder = try? Geocoder(contentsOf: indexURL) else {
+        fatalError("benchmarks need \(indexURL.path): run scripts/build-geocoder-index.sh")
+    }
+    let points = landPoints(1_000_000, geocoder.index)
+
+    Benchmark("Open the index (memory-mapped)", configuration: .init(timeUnits: .microseconds)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try Geocoder(contentsOf: indexURL).index.countryCodes.count)
+        }
+    }
+
+    Benchmark("Country look-ups, 1 M land points", configuration: .init(metrics: [.wallClock, lookupsPerSecond])) { benchmark in
+        var found = 0
+        let elapsed = ContinuousClock().measure {
+            for _ in benchmark.scaledIterations {
+                for p in points where (try? geocoder.index.isoCountryCode(latitude: p.latitude, longitude: p.longitude)) ?? nil != nil {
+                    found += 1
+                }
+            }
+        }
+        blackHole(found)
+        benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
+    }
+
+    Benchmark("Placemarks (country, region, locality), 1 M land points",
+              configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: 10)) { benchmark in
+        var characters = 0
+        let elapsed = ContinuousClock().measure {
+            for _ in benchmark.scaledIterations {
+                for p in points {
+                    characters &+= (try? geocoder.placemark(latitude: p.latitude, longitude: p.longitude))?.locality?.utf8.count ?? 0
+                }
+            }
+        }
+        blackHole(characters)
+        benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
+    }
+}
+
+let lookupsPerSecond = BenchmarkMetric.custom("Look-ups/s", polarity: .prefersLarger, useScalingFactor: false)
+
+func rate(_ count: Int, _ elapsed: Duration) -> Int {
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    return Int((Double(count) / seconds).rounded())
+}

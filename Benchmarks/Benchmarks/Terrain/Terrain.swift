@@ -1,0 +1,91 @@
+// Terrain throughput on one core: warm bilinear height look-ups, tile loading, and 30 km
+// sightlines over warm tiles, on the real tiles in ../shared/dem.
+//
+//     cd Benchmarks && swift package benchmark --target Terrain
+//
+// Targets (foundation and sightline issues): ≥ 20 million warm look-ups/s; a 3″ tile loaded in
+// ≤ 20 ms and a 1″ tile in ≤ 150 ms; ≥ 10 000 sightlines/s for 30 km at 10 m steps.
+
+import Benchmark
+import Foundation
+import TapSeek
+
+/// `../shared/dem` beside the project, found from this file's place in Benchmarks/Benchmarks/Terrain.
+let sharedDEM: String = {
+    var url = URL(fileURLWithPath: #filePath)
+    for _ in 0..<5 { url.deleteLastPathComponent() }
+    return url.appendingPathComponent("shared/dem").path
+}()
+
+let benchmarks: @Sendable () -> Void = {
+    Benchmark.defaultConfiguration = .init(
+        metrics: [.wallClock, .throughput, .peakMemoryResident],
+        timeUnits: .milliseconds,
+        maxDuration: .seconds(5),
+        maxIterations: 50
+    )
+    guard let catalog = try? ElevationCatalog(directory: sharedDEM), let geoid = try? Geoid() else {
+        fatalError("benchmarks need \(sharedDEM) and /usr/share/proj/egm96_15.gtx")
+    }
+
+    Benchmark("Warm bilinear look-ups, 1 M points on N47E009",
+              configuration: .init(metrics: [.wallClock, lookupsPerSecond])) { benchmark in
+        var sampler = TerrainSampler(catalog: catalog)
+        var generator = SystemRandomNumberGenerator()
+        let points = (0..<1_000_000).map { _ in
+            (47 + Double.random(in: 0..<1, using: &generator), 9 + Double.random(in: 0..<1, using: &generator))
+        }
+        _ = sampler.elevation(latitude: 47.5, longitude: 9.5)
+        var sum = 0.0
+        let elapsed = ContinuousClock().measure {
+            for _ in benchmark.scaledIterations {
+                for p in points { sum += sampler.elevation(latitude: p.0, longitude: p.1) ?? 0 }
+            }
+        }
+        blackHole(sum)
+        benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
+    }
+
+    for (name, file) in [("3″ HGT tile (N47E009.hgt)", "N47E009.hgt"), ("1″ zipped HGT tile (S38E178.hgt.zip)", "S38E178.hgt.zip")] {
+        Benchmark("Load \(name)") { benchmark in
+            let directory = FileManager.default.temporaryDirectory.appendingPathComponent("tapseek-bench-\(file)")
+            try? FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            let link = directory.appendingPathComponent(file)
+            if !FileManager.default.fileExists(atPath: link.path) {
+                try? FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: sharedDEM + "/" + file)
+            }
+            for _ in benchmark.scaledIterations {
+                let fresh = try ElevationCatalog(directory: directory.path)
+                blackHole(fresh.grid(tile: 0)?.maximumHeight)
+            }
+        }
+    }
+
+    Benchmark("30 km sightlines over warm tiles (Everest)",
+              configuration: .init(metrics: [.wallClock, sightlinesPerSecond], maxIterations: 20)) { benchmark in
+        let locator = Locator(catalog: catalog, geoid: geoid)
+        var terrain = TerrainSampler(catalog: catalog)
+        // Near-horizontal rays from a col south of Everest: each crosses ~30 km of terrain.
+        let readings = (0..<200).map { i in
+            Reading(location: .init(latitude: 27.80, longitude: 86.70),
+                    orientation: .init(heading: 20 + Double(i % 40) * 0.5, pitch: 2.0))
+        }
+        _ = locator.locate(readings[0], terrain: &terrain)
+        var marched = 0.0
+        let elapsed = ContinuousClock().measure {
+            for _ in benchmark.scaledIterations {
+                for r in readings { marched += locator.locate(r, terrain: &terrain).target?.slantRange ?? 0 }
+            }
+        }
+        blackHole(marched)
+        benchmark.measurement(sightlinesPerSecond, rate(readings.count * benchmark.scaledIterations.count, elapsed))
+    }
+}
+
+let lookupsPerSecond = BenchmarkMetric.custom("Look-ups/s", polarity: .prefersLarger, useScalingFactor: false)
+let sightlinesPerSecond = BenchmarkMetric.custom("Sightlines/s", polarity: .prefersLarger, useScalingFactor: false)
+
+func rate(_ count: Int, _ elapsed: Duration) -> Int {
+    let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    return Int((Double(count) / seconds).rounded())
+}

@@ -1,0 +1,65 @@
+import Foundation
+
+/// The offline reverse geocoder: country, first-level region and nearest town for any point,
+/// with no network.
+///
+/// ```swift
+/// let geocoder = try Geocoder.default()
+/// let placemark = try geocoder.placemark(latitude: 46.5775, longitude: 8.0050)
+/// // placemark.isoCountryCode == "CH", placemark.administrativeArea == "Bern"
+/// ```
+///
+/// A value type over a memory-mapped index (``GeocoderIndex``): opening takes about a
+/// millisecond, and one instance may be shared by any number of threads.
+public struct Geocoder: Sendable {
+    /// The index file's name inside the project's `data/build/`.
+    public static let defaultIndexName = "geocoder-index.bin"
+    /// Environment variable naming the index file when no path is given.
+    public static let environmentVariable = "TAPSEEK_GEOCODER"
+
+    /// The underlying index, for callers that want its metadata or cheaper look-ups.
+    public let index: GeocoderIndex
+    /// Where the index was read from.
+    public let url: URL
+
+    /// Opens the index at `url` (memory-mapped).
+    /// - Throws: ``GeocoderIndexError`` naming the file when it is missing, unreadable or not an
+    ///   index of this format.
+    public init(contentsOf url: URL) throws(GeocoderIndexError) {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url, options: .alwaysMapped)
+        } catch {
+            let reason = FileManager.default.fileExists(atPath: url.path)
+                ? "cannot read it" : "no such file; build it with scripts/build-geocoder-index.sh"
+            throw GeocoderIndexError("geocoder index \(url.path): \(reason)")
+        }
+        do {
+            index = try GeocoderIndex(data: data)
+        } catch {
+            throw GeocoderIndexError("geocoder index \(url.path): \(error.message)")
+        }
+        self.url = url
+    }
+
+    /// The index `$TAPSEEK_GEOCODER` names, else the project's `data/build/geocoder-index.bin`
+    /// (found from this source file's place in the tree).
+    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = environment[environmentVariable], !path.isEmpty { return URL(fileURLWithPath: path) }
+        var root = URL(fileURLWithPath: #filePath)
+        for _ in 0..<3 { root.deleteLastPathComponent() }
+        return root.appendingPathComponent("data/build").appendingPathComponent(defaultIndexName)
+    }
+
+    /// Opens the index at ``defaultURL(environment:)``.
+    public static func `default`() throws(GeocoderIndexError) -> Geocoder {
+        try Geocoder(contentsOf: defaultURL())
+    }
+
+    /// Country, region and nearest town at a point; see ``GeocoderIndex/placemark(latitude:longitude:)``.
+    /// - Parameters: WGS84 degrees; the longitude wraps into [−180, 180).
+    /// - Throws: ``CoordinateError`` for a latitude outside ±90 or a non-finite coordinate.
+    public func placemark(latitude: Double, longitude: Double) throws(CoordinateError) -> Placemark {
+        try index.placemark(latitude: latitude, longitude: longitude)
+    }
+}

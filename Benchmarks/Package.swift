@@ -21,6 +21,7 @@ let package = Package(
     targets: [
         benchmarkTarget("Polyline"),
         benchmarkTarget("Terrain"),
+        benchmarkTarget("Geocoder"),
     ]
 )
 

@@ -15,7 +15,7 @@ public struct Locator: Sendable {
     /// Names the target; nil leaves `placemark` out of results.
     public let placemarks: (@Sendable (Double, Double) -> Placemark?)?
     public let magneticModel: MagneticModel
-    /// The steepest slope of each tile, measured once per tile and kept.
+    /// The slope map of each tile, made once per tile and kept.
     private let tileSlopes = TileSlopes()
 
     public init(catalog: ElevationCatalog, geoid: Geoid, settings: MarchSettings = MarchSettings(),
@@ -190,17 +190,20 @@ public struct Locator: Sendable {
     }
 }
 
-/// The slope bound of a march over a catalog: the steepest slope of every tile that may hold
-/// the step's samples — those registered in the 1° cells that the step's bounding box touches
-/// (a superset of the tiles containing it, overlapping copies included). Cached per cell.
+/// The slope bound of a march over a catalog, block by block: for the ground between a step's
+/// two samples, the steepest ``SlopeMap`` block of every tile that may hold those samples — the
+/// tiles registered in the 1° cell of the step (a superset of the tiles containing it,
+/// overlapping copies included). A tile that only partly covers the step counts with its
+/// steepest slope. The maps of the cell asked about last are kept at hand.
 ///
 /// A seam cell between two tiles that do not overlap takes its posts from both and is measured
 /// by neither; SRTM tiles share their edge posts, so it does not arise with them.
 private struct CatalogSlopes: SlopeBound {
     let catalog: ElevationCatalog
     let tileSlopes: TileSlopes
-    /// The cell asked about last and its bound.
-    private var cell = (latitude: Double.nan, longitude: Double.nan, slope: 0.0)
+    /// The 1° cell asked about last (south-west corner) and the maps of its tiles.
+    private var cell = (latitude: Double.nan, longitude: Double.nan)
+    private var maps: [SlopeMap] = []
 
     init(catalog: ElevationCatalog, tileSlopes: TileSlopes) {
         self.catalog = catalog
@@ -208,45 +211,60 @@ private struct CatalogSlopes: SlopeBound {
     }
 
     mutating func maximumSlope(fromLatitude lat1: Double, longitude lon1: Double, toLatitude lat2: Double, longitude lon2: Double) -> Double {
+        let lon1 = normalizedLongitude(lon1), lon2 = normalizedLongitude(lon2)
         let south = min(lat1, lat2).rounded(.down), north = max(lat1, lat2).rounded(.down)
         let west = min(lon1, lon2).rounded(.down), east = max(lon1, lon2).rounded(.down)
-        if south == north, west == east {
-            if south == cell.latitude, west == cell.longitude { return cell.slope }
-            cell = (south, west, slope(ofCell: south, west))
-            return cell.slope
+        guard south == north, west == east else {
+            return steepest(south: south, north: north, west: west, east: east, acrossAntimeridian: abs(lon1 - lon2) > 180)
+        }
+        if south != cell.latitude || west != cell.longitude {
+            cell = (south, west)
+            maps = maps(ofCell: south, west)
         }
         var steepest = 0.0
-        var lat = south
-        while lat <= north {
-            var lon = west
-            while lon <= east {
-                steepest = max(steepest, slope(ofCell: lat, lon))
-                lon += 1
+        for map in maps {
+            if let local = map.maximumSlope(latitude: lat1, longitude: lon1, latitude: lat2, longitude: lon2) {
+                steepest = max(steepest, local)
+            } else if max(lat1, lat2) >= map.south, min(lat1, lat2) <= map.north,
+                      max(lon1, lon2) >= map.west, min(lon1, lon2) <= map.east {
+                steepest = max(steepest, map.steepest)
             }
-            lat += 1
         }
         return steepest
     }
 
-    /// The steepest slope of the tiles registered in the 1° cell with this south-west corner.
-    private func slope(ofCell latitude: Double, _ longitude: Double) -> Double {
-        let tiles = catalog.tiles(nearLatitude: min(max(latitude + 0.5, -90), 90), longitude: longitude + 0.5)
-        return tiles.map { tileSlopes.slope(ofTile: $0, in: catalog) ?? 0 }.max() ?? 0
+    /// A step across 1° cells (rare: once per cell crossed): the steepest tile of every cell
+    /// its rectangle touches, or of every cell on both sides of the antimeridian.
+    private func steepest(south: Double, north: Double, west: Double, east: Double, acrossAntimeridian: Bool) -> Double {
+        let columns: [Double] = acrossAntimeridian ? [-180, 179] : Array(stride(from: west, through: east, by: 1))
+        var steepest = 0.0
+        for lat in stride(from: south, through: north, by: 1) {
+            for lon in columns {
+                for map in maps(ofCell: lat, lon) { steepest = max(steepest, map.steepest) }
+            }
+        }
+        return steepest
+    }
+
+    /// The slope maps of the tiles registered in the 1° cell with this south-west corner.
+    private func maps(ofCell latitude: Double, _ longitude: Double) -> [SlopeMap] {
+        catalog.tiles(nearLatitude: min(max(latitude + 0.5, -90), 90), longitude: longitude + 0.5)
+            .compactMap { tileSlopes.map(ofTile: $0, in: catalog) }
     }
 }
 
-/// The steepest slope of each tile of a catalog, measured on first use
-/// (``ElevationGrid/steepestSlope()``) and kept for the locator's lifetime: a few bytes a tile.
+/// The ``SlopeMap`` of each tile of a catalog, made on first use and kept for the locator's
+/// lifetime (about 45 kB a 3″ tile).
 private final class TileSlopes: Sendable {
-    private let slopes = Mutex<[Int: Double]>([:])
+    private let maps = Mutex<[Int: SlopeMap]>([:])
 
-    /// Metres per metre; nil when the tile cannot be loaded (it then serves no heights either).
-    func slope(ofTile index: Int, in catalog: ElevationCatalog) -> Double? {
-        if let known = slopes.withLock({ $0[index] }) { return known }
+    /// nil when the tile cannot be loaded (it then serves no heights either).
+    func map(ofTile index: Int, in catalog: ElevationCatalog) -> SlopeMap? {
+        if let known = maps.withLock({ $0[index] }) { return known }
         guard let grid = catalog.grid(tile: index) else { return nil }
-        let slope = grid.steepestSlope()
-        slopes.withLock { $0[index] = slope }
-        return slope
+        let map = grid.slopeMap()
+        maps.withLock { $0[index] = map }
+        return map
     }
 }
 

@@ -91,19 +91,22 @@ struct OutputBuffer {
     /// Appends another buffer's bytes.
     mutating func append(buffer other: OutputBuffer) { bytes.append(contentsOf: other.bytes) }
 
-    /// Writes everything buffered; retries short writes.
+    /// Writes everything buffered; retries short writes. A failed write (disk full, closed
+    /// pipe) ends the process with status 1 and one line on stderr: output is never silently cut.
     mutating func flush() {
         bytes.withUnsafeBytes { raw in
             var offset = 0
             while offset < raw.count {
                 let n = write(descriptor, raw.baseAddress! + offset, raw.count - offset)
+                if n < 0, errno == EINTR { continue }
                 if n <= 0 {
-                    if n < 0, errno == EINTR { continue }
-                    return
+                    StandardError.write("tapseek: cannot write output: \(String(cString: strerror(errno)))")
+                    exit(1)
                 }
                 offset += n
             }
         }
         bytes.removeAll(keepingCapacity: true)
     }
+
 }

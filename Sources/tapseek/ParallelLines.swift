@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 import TapSeek
 
 /// Lines of stdin transformed on all cores and written to stdout **in input order**: the
@@ -25,7 +26,8 @@ struct ParallelLines<State: Sendable>: Sendable {
     }
 
     func run() async throws {
-        var pipeline = BatchPipeline<Block, OutputBuffer>(jobs: jobs) { block in process(block) }
+        let buffers = BufferPool()
+        var pipeline = BatchPipeline<Block, OutputBuffer>(jobs: jobs) { block in process(block, into: buffers.take()) }
         var reader = BlockReader(blockSize: Self.blockSize)
         var ended = false
         while true {
@@ -38,13 +40,22 @@ struct ParallelLines<State: Sendable>: Sendable {
             }
             guard var out = await pipeline.next() else { break }
             out.flush()
+            buffers.give(out)
         }
     }
 
-    private func process(_ block: Block) -> OutputBuffer {
+    /// Block output buffers, reused: a fresh 1 MiB buffer per block would be a fresh mapping
+    /// whose pages fault in one by one (measured: 7× the page faults, +20 % CPU).
+    private final class BufferPool: Sendable {
+        private let free = Mutex<[OutputBuffer]>([])
+        func take() -> OutputBuffer { free.withLock { $0.popLast() } ?? OutputBuffer() }
+        func give(_ buffer: OutputBuffer) { free.withLock { $0.append(buffer) } }
+    }
+
+    private func process(_ block: Block, into buffer: OutputBuffer) -> OutputBuffer {
         var state = makeState()
         // Only the writer writes, in order: a job's buffer must never flush itself.
-        var out = OutputBuffer()
+        var out = buffer
         block.bytes.withUnsafeBufferPointer { b in
             var start = 0, number = block.firstLine
             while start < b.count {
@@ -63,14 +74,17 @@ struct ParallelLines<State: Sendable>: Sendable {
 private struct BlockReader {
     let blockSize: Int
     private var pending: [UInt8] = []
+    private var buffer: [UInt8]
     private var nextLine = 1
     private var ended = false
 
-    init(blockSize: Int) { self.blockSize = blockSize }
+    init(blockSize: Int) {
+        self.blockSize = blockSize
+        buffer = [UInt8](repeating: 0, count: blockSize)
+    }
 
     /// The next block and the number of its first line; nil at the end of input.
     mutating func next() throws -> ([UInt8], Int)? {
-        var buffer = [UInt8](repeating: 0, count: blockSize)
         while !ended, pending.count < blockSize || pending.lastIndex(of: 0x0A) == nil {
             let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
             if n < 0 {

@@ -35,6 +35,8 @@ struct PolygonLayer: Sendable {
     static let tagNode: UInt32 = 2
     static let tagLeaf: UInt32 = 3
     static let noOwner: UInt16 = 0xFFFF
+    /// Deeper than any tree the build script makes (MAX_DEPTH 8): a guard against damaged files.
+    static let maximumDepth = 24
 
     /// Byte offsets of the sections in the index, and their sizes.
     let grid: Int
@@ -108,7 +110,11 @@ struct PolygonLayer: Sendable {
         let column = min(max(Int((x + 180) * Double(Self.cellsPerDegree)), 0), Self.columns - 1)
         let row = min(max(Int((y + 90) * Double(Self.cellsPerDegree)), 0), Self.rows - 1)
         var cell = topCell(raw, column: column, row: row)
+        var depth = 0
         while cell.tag == Self.tagNode {
+            // A damaged node table could loop; real trees are at most 8 levels deep.
+            guard depth < Self.maximumDepth else { return Cell(code: 0, west: cell.west, south: cell.south, size: cell.size) }
+            depth += 1
             let half = cell.size * 0.5
             cell = child(raw, of: cell, (x >= cell.west + half ? 1 : 0) | (y >= cell.south + half ? 2 : 0))
         }
@@ -309,6 +315,7 @@ struct PolygonLayer: Sendable {
                        _ accept: (Int) -> Bool) {
         switch cell.tag {
         case Self.tagNode:
+            guard cell.size > Self.cellSize / Double(1 << Self.maximumDepth) else { return }
             var children: [(Double, Cell)] = []
             children.reserveCapacity(4)
             for k in 0..<4 {

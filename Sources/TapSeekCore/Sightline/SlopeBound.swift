@@ -18,6 +18,7 @@ public struct UniformSlope: SlopeBound, Sendable, Hashable {
 
     public init(_ slope: Double) { self.slope = slope }
 
+    /// Always ``slope``.
     @inlinable public func maximumSlope(fromLatitude _: Double, longitude _: Double, toLatitude _: Double, longitude _: Double) -> Double {
         slope
     }

@@ -204,6 +204,11 @@ private struct CatalogSlopes: SlopeBound {
     /// The 1° cell asked about last (south-west corner) and the maps of its tiles.
     private var cell = (latitude: Double.nan, longitude: Double.nan)
     private var maps: [SlopeMap] = []
+    /// The slope block of the first map that held the last step, and the bound over it: a
+    /// 10 m step stays inside one block (≈ 1.5 km of 3″ cells) for a hundred steps or so, so
+    /// most steps are answered by two comparisons.
+    private var block = (south: Double.nan, north: Double.nan, west: Double.nan, east: Double.nan)
+    private var blockSlope = 0.0
 
     init(catalog: ElevationCatalog, tileSlopes: TileSlopes) {
         self.catalog = catalog
@@ -212,6 +217,10 @@ private struct CatalogSlopes: SlopeBound {
 
     mutating func maximumSlope(fromLatitude lat1: Double, longitude lon1: Double, toLatitude lat2: Double, longitude lon2: Double) -> Double {
         let lon1 = normalizedLongitude(lon1), lon2 = normalizedLongitude(lon2)
+        if min(lat1, lat2) > block.south, max(lat1, lat2) < block.north,
+           min(lon1, lon2) > block.west, max(lon1, lon2) < block.east {
+            return blockSlope
+        }
         let south = min(lat1, lat2).rounded(.down), north = max(lat1, lat2).rounded(.down)
         let west = min(lon1, lon2).rounded(.down), east = max(lon1, lon2).rounded(.down)
         guard south == north, west == east else {
@@ -221,6 +230,33 @@ private struct CatalogSlopes: SlopeBound {
             cell = (south, west)
             maps = maps(ofCell: south, west)
         }
+        rememberBlock(around: lat2, lon2)
+        return steepest(latitude: lat1, longitude: lon1, latitude: lat2, longitude: lon2)
+    }
+
+    /// Makes the slope block of the first map around a point the cached one, with the bound
+    /// over all maps on its rectangle (shrunk by a millionth of a block so that its edges, where
+    /// blocks meet, are never inside).
+    private mutating func rememberBlock(around latitude: Double, _ longitude: Double) {
+        guard let map = maps.first(where: { latitude <= $0.north && latitude >= $0.south && longitude >= $0.west && longitude <= $0.east }) else {
+            block = (.nan, .nan, .nan, .nan)
+            return
+        }
+        let height = Double(map.cellsPerBlock) * map.latitudeSpacing, width = Double(map.cellsPerBlock) * map.longitudeSpacing
+        let r = ((map.north - latitude) / height).rounded(.down), c = ((longitude - map.west) / width).rounded(.down)
+        let inset = 1e-6
+        let north = map.north - (r + inset) * height, south = max(map.north - (r + 1 - inset) * height, map.south)
+        let west = map.west + (c + inset) * width, east = min(map.west + (c + 1 - inset) * width, map.east)
+        guard south < north, west < east else {
+            block = (.nan, .nan, .nan, .nan)
+            return
+        }
+        block = (south, north, west, east)
+        blockSlope = steepest(latitude: south, longitude: west, latitude: north, longitude: east)
+    }
+
+    /// The bound over every map on the rectangle between two points of one 1° cell.
+    private func steepest(latitude lat1: Double, longitude lon1: Double, latitude lat2: Double, longitude lon2: Double) -> Double {
         var steepest = 0.0
         for map in maps {
             if let local = map.maximumSlope(latitude: lat1, longitude: lon1, latitude: lat2, longitude: lon2) {

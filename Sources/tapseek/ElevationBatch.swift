@@ -14,10 +14,10 @@ struct ElevationBatch {
                 do throws(CoordinateError) {
                     ElevationRecord.write(try sampler.elevation(latitude: p.latitude, longitude: p.longitude), to: &out)
                 } catch {
-                    ElevationRecord.writeError(line: number, message: error.message, to: &out)
+                    LineErrorRecord.write(line: number, message: error.message, to: &out)
                 }
             case .failure(let error):
-                ElevationRecord.writeError(line: number, message: error.message, to: &out)
+                LineErrorRecord.write(line: number, message: error.message, to: &out)
             }
         }.run()
     }

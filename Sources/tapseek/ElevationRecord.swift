@@ -18,13 +18,4 @@ enum ElevationRecord {
         }
         out.append("}")
     }
-
-    /// The error record of a batch line that could not be looked up.
-    static func writeError(line: Int, message: String, to out: inout OutputBuffer) {
-        out.append("{\"line\":")
-        out.append(String(line))
-        out.append(",\"error\":{\"code\":\"bad-input\",\"message\":")
-        out.appendJSONString(message)
-        out.append("}}")
-    }
 }

@@ -166,19 +166,7 @@ enum GeoJSONWriter {
             out.appendShortest(s.refraction)
         }
         if let p = r.placemark { ResultJSON.writePlacemark(p, to: &out) }
-        out.append(",\"warnings\":[")
-        for (i, w) in r.warnings.enumerated() {
-            if i > 0 { out.append(",") }
-            out.appendJSONString(w)
-        }
-        out.append("]")
-        if let e = r.error {
-            out.append(",\"error\":{\"code\":")
-            out.appendJSONString(e.code)
-            out.append(",\"message\":")
-            out.appendJSONString(e.message)
-            out.append("}")
-        }
+        ResultJSON.writeWarningsAndError(of: r, to: &out)
     }
 
     /// Runs of known terrain (voids end a run), each thinned to the highest sample per

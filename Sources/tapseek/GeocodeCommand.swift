@@ -57,7 +57,7 @@ struct GeocodeCommand: AsyncParsableCommand {
         let longitude = try Self.number(coordinates[1], name: "longitude")
         var out = OutputBuffer()
         do throws(CoordinateError) {
-            let p = try GeocoderIndex.validated(latitude: latitude, longitude: longitude)
+            let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
             let reference = try geocoder.index.reference(latitude: p.latitude, longitude: p.longitude)
             GeocodeRecord.write(latitude: p.latitude, longitude: p.longitude, reference, in: geocoder.index, to: &out)
         } catch {
@@ -84,14 +84,14 @@ struct GeocodeBatch {
             switch CoordinateLine.parse(line) {
             case .success(let p):
                 do throws(CoordinateError) {
-                    let checked = try GeocoderIndex.validated(latitude: p.latitude, longitude: p.longitude)
+                    let checked = try CoordinateError.validated(latitude: p.latitude, longitude: p.longitude)
                     let reference = try index.reference(latitude: checked.latitude, longitude: checked.longitude)
                     GeocodeRecord.write(latitude: checked.latitude, longitude: checked.longitude, reference, in: index, to: &out)
                 } catch {
-                    GeocodeRecord.writeError(line: number, message: error.message, to: &out)
+                    LineErrorRecord.write(line: number, message: error.message, to: &out)
                 }
             case .failure(let error):
-                GeocodeRecord.writeError(line: number, message: error.message, to: &out)
+                LineErrorRecord.write(line: number, message: error.message, to: &out)
             }
         }.run()
     }
@@ -120,15 +120,6 @@ enum GeocodeRecord {
         out.append("}")
     }
 
-    /// The error record of a batch line: `{"line":N,"error":{"code":"bad-input","message":…}}`,
-    /// as every batch service writes it.
-    static func writeError(line: Int, message: String, to out: inout OutputBuffer) {
-        out.append("{\"line\":")
-        out.append(String(line))
-        out.append(",\"error\":{\"code\":\"bad-input\",\"message\":")
-        out.appendJSONString(message)
-        out.append("}}")
-    }
 
     /// Appends `key` (with its comma and colon) and the value as a JSON string.
     @inline(__always) private static func field(_ key: StaticString, _ value: UnsafeRawBufferPointer?, _ out: inout OutputBuffer) {

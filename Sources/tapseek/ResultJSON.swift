@@ -60,6 +60,12 @@ enum ResultJSON {
             out.appendJSONString(polyline)
             out.append(",\"precision\":6}")
         }
+        writeWarningsAndError(of: r, to: &out)
+        out.append("}")
+    }
+
+    /// `,"warnings":[…]` and, for a failure, `,"error":{"code","message"}`.
+    static func writeWarningsAndError(of r: LocateResult, to out: inout OutputBuffer) {
         out.append(",\"warnings\":[")
         for (i, w) in r.warnings.enumerated() {
             if i > 0 { out.append(",") }
@@ -73,7 +79,6 @@ enum ResultJSON {
             out.appendJSONString(e.message)
             out.append("}")
         }
-        out.append("}")
     }
 
     /// `"placemark":{…}` with only the keys that are known.

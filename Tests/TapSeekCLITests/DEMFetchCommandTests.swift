@@ -32,7 +32,7 @@ import TapSeekTestSupport
 
         @Test func namedTilesAreStoredAndOceanTilesReported() throws {
             try #require(SharedData.exists(Self.everest), Comment(rawValue: SharedData.missing(Self.everest)))
-            let server = try TileServer(directory: SharedData.dem)
+            let server = try LoopbackTileServer(directory: SharedData.dem)
             let directory = try SharedData.temporaryDirectory("fetch-cli")
             defer { try? FileManager.default.removeItem(at: directory) }
             let arguments = ["dem", "fetch", "N27E086", "N00W150", "N47E009",
@@ -55,7 +55,7 @@ import TapSeekTestSupport
         }
 
         @Test func boxFetchesEveryTileItTouches() throws {
-            let server = try TileServer(directory: SharedData.dem)
+            let server = try LoopbackTileServer(directory: SharedData.dem)
             let directory = try SharedData.temporaryDirectory("fetch-cli")
             defer { try? FileManager.default.removeItem(at: directory) }
             // Around Lake Constance, across 47° N and 9° E: four tiles, of which the server has
@@ -69,7 +69,7 @@ import TapSeekTestSupport
         }
 
         @Test func environmentNamesTheServerAndTheDirectory() throws {
-            let server = try TileServer(directory: SharedData.dem)
+            let server = try LoopbackTileServer(directory: SharedData.dem)
             let directory = try SharedData.temporaryDirectory("fetch-cli")
             defer { try? FileManager.default.removeItem(at: directory) }
             let result = try CLIRunner.run(["dem", "fetch", "n47e009"], environment: [
@@ -80,7 +80,7 @@ import TapSeekTestSupport
         }
 
         @Test func failedTileIsReportedTheRestFetchedAndTheExitIsOne() throws {
-            let server = try TileServer(directory: SharedData.dem, options: ["--status", "N27E086.hgt=500"])
+            let server = try LoopbackTileServer(directory: SharedData.dem, options: ["--status", "N27E086.hgt=500"])
             let directory = try SharedData.temporaryDirectory("fetch-cli")
             defer { try? FileManager.default.removeItem(at: directory) }
             let result = try CLIRunner.run(["dem", "fetch", "N27E086", "N47E009",
@@ -92,7 +92,7 @@ import TapSeekTestSupport
         }
 
         @Test func interruptedRunIsResumedByTheNextRun() throws {
-            let server = try TileServer(directory: SharedData.dem, options: ["--cut-after", "1000000"])
+            let server = try LoopbackTileServer(directory: SharedData.dem, options: ["--cut-after", "1000000"])
             let directory = try SharedData.temporaryDirectory("fetch-cli")
             defer { try? FileManager.default.removeItem(at: directory) }
             let arguments = ["dem", "fetch", "N27E086", "--dem", directory.path, "--url-template", server.url("{name}.hgt")]
@@ -108,49 +108,5 @@ import TapSeekTestSupport
             #expect(second.stderr.contains("N27E086: stored N27E086.hgt (2884802 bytes; resumed at byte 1000000, 1884802 bytes received"))
             #expect(try bytes(directory.appendingPathComponent("N27E086.hgt")) == bytes(Self.everest))
         }
-    }
-}
-
-/// `scripts/tile-test-server.py` on 127.0.0.1 for one test; closing its stdin stops it.
-private final class TileServer {
-    let port: Int
-    private let process = Process()
-    private let input = Pipe()
-    private let log = FileManager.default.temporaryDirectory.appendingPathComponent("tapseek-tile-server-\(UUID().uuidString).log")
-
-    struct StartFailure: Error, CustomStringConvertible {
-        let description: String
-    }
-
-    init(directory: URL, options: [String] = []) throws {
-        let script = SharedData.projectRoot.appendingPathComponent("scripts/tile-test-server.py")
-        let output = Pipe()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--directory", directory.path, "--log", log.path] + options
-        process.standardInput = input
-        process.standardOutput = output
-        try process.run()
-        var text = ""
-        while !text.contains("\n") {
-            let chunk = output.fileHandleForReading.availableData
-            if chunk.isEmpty { break }
-            text += String(decoding: chunk, as: UTF8.self)
-        }
-        guard text.hasPrefix("PORT "), let port = Int(text.dropFirst(5).prefix { $0.isNumber }) else {
-            throw StartFailure(description: "scripts/tile-test-server.py did not start: \(text)")
-        }
-        self.port = port
-    }
-
-    deinit {
-        try? input.fileHandleForWriting.close()
-        process.waitUntilExit()
-        try? FileManager.default.removeItem(at: log)
-    }
-
-    func url(_ path: String) -> String { "http://127.0.0.1:\(port)/\(path)" }
-
-    var requests: [String] {
-        ((try? String(contentsOf: log, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 }

@@ -175,7 +175,7 @@ public struct GeocoderIndex: Sendable {
 
     /// The look-up of ``placemark(latitude:longitude:)`` without building strings.
     public func reference(latitude: Double, longitude: Double) throws(CoordinateError) -> PlacemarkReference {
-        let p = try Self.validated(latitude: latitude, longitude: longitude)
+        let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
         return data.withUnsafeBytes { raw in lookUp(raw, latitude: p.latitude, longitude: p.longitude) }
     }
 
@@ -219,14 +219,6 @@ public struct GeocoderIndex: Sendable {
         }
     }
 
-    /// Checks a point as ``CoordinateError/validated(latitude:longitude:)`` does, but leaves a
-    /// longitude already in [−180, 180) bit for bit as given (wrapping adds rounding error).
-    /// - Returns: the latitude and the longitude wrapped into [−180, 180).
-    public static func validated(latitude: Double, longitude: Double) throws(CoordinateError) -> (latitude: Double, longitude: Double) {
-        let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
-        return (p.latitude, longitude >= -180 && longitude < 180 ? longitude : p.longitude)
-    }
-
     /// The country at a point as an owner number, or nil at sea. Same rules as
     /// ``placemark(latitude:longitude:)``; the point must already be valid and wrapped.
     func country(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> Int? {
@@ -265,7 +257,7 @@ public struct GeocoderIndex: Sendable {
     /// The ISO code of the country at a point, by the rules of ``placemark(latitude:longitude:)``
     /// but without region and place: the cheap path for bulk country checks.
     public func isoCountryCode(latitude: Double, longitude: Double) throws(CoordinateError) -> String? {
-        let p = try Self.validated(latitude: latitude, longitude: longitude)
+        let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
         return data.withUnsafeBytes { raw in
             country(raw, latitude: p.latitude, longitude: p.longitude).map { countryCodes[$0] }
         }

@@ -51,6 +51,10 @@ public final class ElevationCatalog: Sendable {
         paths.sort()
         var tiles: [DEMTile] = [], warnings: [String] = []
         for path in paths {
+            if let tile = DEMTile(srtmPath: path) {
+                tiles.append(tile)
+                continue
+            }
             do {
                 tiles.append(try RasterFile(path: path).describe())
             } catch {

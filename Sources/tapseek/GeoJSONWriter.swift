@@ -149,21 +149,10 @@ enum GeoJSONWriter {
             out.appendJSONString(time.formatted(.iso8601))
         }
         out.append(",\"status\":\"\(r.status.rawValue)\"")
-        if let t = r.target {
-            out.append(",\"elevation\":")
-            out.appendFixed(t.elevation, decimals: 2)
-            out.append(",\"distance\":")
-            out.appendFixed(t.distance, decimals: 2)
-            out.append(",\"slantRange\":")
-            out.appendFixed(t.slantRange, decimals: 2)
-        }
+        if let t = r.target { ResultJSON.writeMeasures(of: t, to: &out) }
         if let s = r.sightline {
-            out.append(",\"azimuth\":")
-            out.appendFixed(s.azimuth, decimals: 6)
-            out.append(",\"elevationAngle\":")
-            out.appendFixed(s.elevationAngle, decimals: 6)
-            out.append(",\"refraction\":")
-            out.appendShortest(s.refraction)
+            out.append(",")
+            ResultJSON.writeDirection(of: s, to: &out)
         }
         if let p = r.placemark { ResultJSON.writePlacemark(p, to: &out) }
         ResultJSON.writeWarningsAndError(of: r, to: &out)

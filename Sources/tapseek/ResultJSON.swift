@@ -24,21 +24,12 @@ enum ResultJSON {
             out.appendFixed(t.latitude, decimals: 7)
             out.append(",\"longitude\":")
             out.appendFixed(t.longitude, decimals: 7)
-            out.append(",\"elevation\":")
-            out.appendFixed(t.elevation, decimals: 2)
-            out.append(",\"distance\":")
-            out.appendFixed(t.distance, decimals: 2)
-            out.append(",\"slantRange\":")
-            out.appendFixed(t.slantRange, decimals: 2)
+            writeMeasures(of: t, to: &out)
             out.append("}")
         }
         if let s = r.sightline {
-            out.append(",\"sightline\":{\"azimuth\":")
-            out.appendFixed(s.azimuth, decimals: 6)
-            out.append(",\"elevationAngle\":")
-            out.appendFixed(s.elevationAngle, decimals: 6)
-            out.append(",\"refraction\":")
-            out.appendShortest(s.refraction)
+            out.append(",\"sightline\":{")
+            writeDirection(of: s, to: &out)
             out.append("}")
         }
         if let o = r.observer {
@@ -62,6 +53,26 @@ enum ResultJSON {
         }
         writeWarningsAndError(of: r, to: &out)
         out.append("}")
+    }
+
+    /// `,"elevation","distance","slantRange"` of a target.
+    static func writeMeasures(of t: LocateResult.Target, to out: inout OutputBuffer) {
+        out.append(",\"elevation\":")
+        out.appendFixed(t.elevation, decimals: 2)
+        out.append(",\"distance\":")
+        out.appendFixed(t.distance, decimals: 2)
+        out.append(",\"slantRange\":")
+        out.appendFixed(t.slantRange, decimals: 2)
+    }
+
+    /// `"azimuth","elevationAngle","refraction"` of a sightline (no leading comma).
+    static func writeDirection(of s: LocateResult.Sightline, to out: inout OutputBuffer) {
+        out.append("\"azimuth\":")
+        out.appendFixed(s.azimuth, decimals: 6)
+        out.append(",\"elevationAngle\":")
+        out.appendFixed(s.elevationAngle, decimals: 6)
+        out.append(",\"refraction\":")
+        out.appendShortest(s.refraction)
     }
 
     /// `,"warnings":[…]` and, for a failure, `,"error":{"code","message"}`.

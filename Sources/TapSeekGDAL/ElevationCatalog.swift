@@ -124,43 +124,15 @@ public final class ElevationCatalog: Sendable {
     /// Bytes of grids held by the cache now.
     public var cachedBytes: Int { cache.withLock { $0.bytes } }
 
-    /// The highest terrain of any of these tiles, metres above mean sea level; nil when none
-    /// has data. Each tile is loaded once to learn its maximum, which is then remembered even
-    /// after the grid is evicted.
-    public func maximumElevation(ofTiles indices: Set<Int>) -> Double? {
-        let known = cache.withLock { cache in indices.map { (index: $0, maximum: cache.maxima[$0]) } }
-        var highest: Float?
-        for entry in known {
-            var maximum = entry.maximum
-            if maximum == nil {
-                let m = grid(tile: entry.index)?.maximumHeight ?? .nan
-                cache.withLock { $0.maxima[entry.index] = m }
-                maximum = m
-            }
-            if let m = maximum, !m.isNaN { highest = max(highest ?? m, m) }
-        }
-        return highest.map(Double.init)
-    }
-
     /// Indices of the tiles whose 1° cell holds the point (a cheap superset of the tiles
     /// containing it).
     public func tiles(nearLatitude latitude: Double, longitude: Double) -> [Int] {
         candidates(latitude: latitude, longitude: normalizedLongitude(longitude)).map(Int.init)
     }
 
-    /// Indices of the tiles whose footprint contains the point.
-    public func tiles(containingLatitude latitude: Double, longitude: Double) -> [Int] {
-        let lon = normalizedLongitude(longitude)
-        return candidates(latitude: latitude, longitude: lon).map(Int.init).filter {
-            tiles[$0].contains(latitude: latitude, longitude: lon)
-        }
-    }
-
     private struct Cache {
         var grids: [Int: (grid: ElevationGrid, lastUse: UInt64)] = [:]
         var failures: [Int: String] = [:]
-        /// Highest post of each tile seen so far (NaN when all void); kept after eviction.
-        var maxima: [Int: Float] = [:]
         var bytes = 0
         var clock: UInt64 = 0
 

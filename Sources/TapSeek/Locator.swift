@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// Locates what a reading looks at: build one over a DEM catalog, then call
 /// ``locate(_:)`` from any number of threads. Values in, values out.
@@ -15,8 +14,6 @@ public struct Locator: Sendable {
     /// Names the target; nil leaves `placemark` out of results.
     public let placemarks: (@Sendable (Double, Double) -> Placemark?)?
     public let magneticModel: MagneticModel
-    /// The slope map of each tile, made once per tile and kept.
-    private let tileSlopes = TileSlopes()
 
     public init(catalog: ElevationCatalog, geoid: Geoid, settings: MarchSettings = MarchSettings(),
                 magneticModel: MagneticModel = .wmm2025,
@@ -74,18 +71,19 @@ public struct Locator: Sendable {
         }
         let camera = CameraOrientation(heading: heading, pitch: orientation.pitch, roll: orientation.roll)
         let direction = camera.direction(tap: reading.tap, camera: reading.camera.map(PinholeCamera.init))
-        let view = ViewDirection(enu: direction)
+        var view = ViewDirection(enu: direction)
+        if (direction.x * direction.x + direction.y * direction.y).squareRoot() < 1e-9 { view.azimuth = normalizedAzimuth(heading) }
         result.sightline = .init(azimuth: view.azimuth, elevationAngle: view.elevation, refraction: settings.refraction)
 
         let undulation = geoid.undulation(latitude: observer.latitude, longitude: observer.longitude)
         let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude,
                                    height: observer.altitude + undulation)
-        var march = SightlineMarch(observer: eye, direction: direction, geoid: geoid, settings: settings)
+        // A vertical ray has no azimuth of its own: its skyline lies along the camera's heading.
+        var march = SightlineMarch(observer: eye, direction: direction, geoid: geoid, settings: settings,
+                                   verticalAzimuth: heading)
         // No tile is loaded ahead of the ray: the ceiling is the highest mountain on Earth (the
-        // march only goes on a little longer before it knows it is above everything), and the
-        // slope bound is looked up tile by tile as the ray reaches them.
-        var slopes = CatalogSlopes(catalog: catalog, tileSlopes: tileSlopes)
-        let outcome = march.run(over: &terrain, slopes: &slopes, maximumTerrain: Self.highestOnEarth)
+        // march only goes on a little longer before it knows it is above everything).
+        let outcome = march.run(over: &terrain, maximumTerrain: Self.highestOnEarth)
         result.track = outcome.track
         result.profile = outcome.profile
         switch outcome.outcome {
@@ -93,6 +91,9 @@ public struct Locator: Sendable {
             throw LocateResult.Failure(code: "no-terrain", message: "the sightline met no terrain data (left the DEM at once or crossed only voids)")
         case .hit: result.status = .hit
         case .horizon: result.status = .horizon
+        }
+        if let left = outcome.leftData {
+            result.warnings.append("the sightline left the DEM \(Self.metres(left)) m from the observer without meeting the terrain; terrain beyond is unknown")
         }
         if outcome.crossedVoid {
             result.warnings.append("the sightline crossed a void in the DEM; terrain there is unknown and may hide a nearer hit")
@@ -187,120 +188,6 @@ public struct Locator: Sendable {
         }
         guard tap.x >= 0, tap.x <= camera.imageWidth else { throw bad("tap.x", "must be within 0…\(camera.imageWidth)", tap.x) }
         guard tap.y >= 0, tap.y <= camera.imageHeight else { throw bad("tap.y", "must be within 0…\(camera.imageHeight)", tap.y) }
-    }
-}
-
-/// The slope bound of a march over a catalog, block by block: for the ground between a step's
-/// two samples, the steepest ``SlopeMap`` block of every tile that may hold those samples — the
-/// tiles registered in the 1° cell of the step (a superset of the tiles containing it,
-/// overlapping copies included). A tile that only partly covers the step counts with its
-/// steepest slope. The maps of the cell asked about last are kept at hand.
-///
-/// A seam cell between two tiles that do not overlap takes its posts from both and is measured
-/// by neither; SRTM tiles share their edge posts, so it does not arise with them.
-private struct CatalogSlopes: SlopeBound {
-    let catalog: ElevationCatalog
-    let tileSlopes: TileSlopes
-    /// The 1° cell asked about last (south-west corner) and the maps of its tiles.
-    private var cell = (latitude: Double.nan, longitude: Double.nan)
-    private var maps: [SlopeMap] = []
-    /// The slope block of the first map that held the last step, and the bound over it: a
-    /// 10 m step stays inside one block (≈ 1.5 km of 3″ cells) for a hundred steps or so, so
-    /// most steps are answered by two comparisons.
-    private var block = (south: Double.nan, north: Double.nan, west: Double.nan, east: Double.nan)
-    private var blockSlope = 0.0
-
-    init(catalog: ElevationCatalog, tileSlopes: TileSlopes) {
-        self.catalog = catalog
-        self.tileSlopes = tileSlopes
-    }
-
-    mutating func maximumSlope(fromLatitude lat1: Double, longitude lon1: Double, toLatitude lat2: Double, longitude lon2: Double) -> Double {
-        let lon1 = normalizedLongitude(lon1), lon2 = normalizedLongitude(lon2)
-        if min(lat1, lat2) > block.south, max(lat1, lat2) < block.north,
-           min(lon1, lon2) > block.west, max(lon1, lon2) < block.east {
-            return blockSlope
-        }
-        let south = min(lat1, lat2).rounded(.down), north = max(lat1, lat2).rounded(.down)
-        let west = min(lon1, lon2).rounded(.down), east = max(lon1, lon2).rounded(.down)
-        guard south == north, west == east else {
-            return steepest(south: south, north: north, west: west, east: east, acrossAntimeridian: abs(lon1 - lon2) > 180)
-        }
-        if south != cell.latitude || west != cell.longitude {
-            cell = (south, west)
-            maps = maps(ofCell: south, west)
-        }
-        rememberBlock(around: lat2, lon2)
-        return steepest(latitude: lat1, longitude: lon1, latitude: lat2, longitude: lon2)
-    }
-
-    /// Makes the slope block of the first map around a point the cached one, with the bound
-    /// over all maps on its rectangle (shrunk by a millionth of a block so that its edges, where
-    /// blocks meet, are never inside).
-    private mutating func rememberBlock(around latitude: Double, _ longitude: Double) {
-        guard let map = maps.first(where: { latitude <= $0.north && latitude >= $0.south && longitude >= $0.west && longitude <= $0.east }) else {
-            block = (.nan, .nan, .nan, .nan)
-            return
-        }
-        let height = Double(map.cellsPerBlock) * map.latitudeSpacing, width = Double(map.cellsPerBlock) * map.longitudeSpacing
-        let r = ((map.north - latitude) / height).rounded(.down), c = ((longitude - map.west) / width).rounded(.down)
-        let inset = 1e-6
-        let north = map.north - (r + inset) * height, south = max(map.north - (r + 1 - inset) * height, map.south)
-        let west = map.west + (c + inset) * width, east = min(map.west + (c + 1 - inset) * width, map.east)
-        guard south < north, west < east else {
-            block = (.nan, .nan, .nan, .nan)
-            return
-        }
-        block = (south, north, west, east)
-        blockSlope = steepest(latitude: south, longitude: west, latitude: north, longitude: east)
-    }
-
-    /// The bound over every map on the rectangle between two points of one 1° cell.
-    private func steepest(latitude lat1: Double, longitude lon1: Double, latitude lat2: Double, longitude lon2: Double) -> Double {
-        var steepest = 0.0
-        for map in maps {
-            if let local = map.maximumSlope(latitude: lat1, longitude: lon1, latitude: lat2, longitude: lon2) {
-                steepest = max(steepest, local)
-            } else if max(lat1, lat2) >= map.south, min(lat1, lat2) <= map.north,
-                      max(lon1, lon2) >= map.west, min(lon1, lon2) <= map.east {
-                steepest = max(steepest, map.steepest)
-            }
-        }
-        return steepest
-    }
-
-    /// A step across 1° cells (rare: once per cell crossed): the steepest tile of every cell
-    /// its rectangle touches, or of every cell on both sides of the antimeridian.
-    private func steepest(south: Double, north: Double, west: Double, east: Double, acrossAntimeridian: Bool) -> Double {
-        let columns: [Double] = acrossAntimeridian ? [-180, 179] : Array(stride(from: west, through: east, by: 1))
-        var steepest = 0.0
-        for lat in stride(from: south, through: north, by: 1) {
-            for lon in columns {
-                for map in maps(ofCell: lat, lon) { steepest = max(steepest, map.steepest) }
-            }
-        }
-        return steepest
-    }
-
-    /// The slope maps of the tiles registered in the 1° cell with this south-west corner.
-    private func maps(ofCell latitude: Double, _ longitude: Double) -> [SlopeMap] {
-        catalog.tiles(nearLatitude: min(max(latitude + 0.5, -90), 90), longitude: longitude + 0.5)
-            .compactMap { tileSlopes.map(ofTile: $0, in: catalog) }
-    }
-}
-
-/// The ``SlopeMap`` of each tile of a catalog, made on first use and kept for the locator's
-/// lifetime (about 45 kB a 3″ tile).
-private final class TileSlopes: Sendable {
-    private let maps = Mutex<[Int: SlopeMap]>([:])
-
-    /// nil when the tile cannot be loaded (it then serves no heights either).
-    func map(ofTile index: Int, in catalog: ElevationCatalog) -> SlopeMap? {
-        if let known = maps.withLock({ $0[index] }) { return known }
-        guard let grid = catalog.grid(tile: index) else { return nil }
-        let map = grid.slopeMap()
-        maps.withLock { $0[index] = map }
-        return map
     }
 }
 

@@ -6,7 +6,7 @@ import TapSeekCore
 /// Heights are bilinear between the four posts around the point. Where the posts belong to
 /// different tiles (a seam between tiles that do not overlap), they are gathered post by post
 /// from the tiles that hold them, so the surface is continuous across seams.
-public struct TerrainSampler: ElevationSource, Sendable {
+public struct TerrainSampler: TerrainGrids, Sendable {
     public let catalog: ElevationCatalog
     private var recent: ElevationGrid?
 
@@ -18,6 +18,22 @@ public struct TerrainSampler: ElevationSource, Sendable {
             if !h.isNaN { return .height(h) }
         }
         return sampleSlowly(latitude: latitude, longitude: normalizedLongitude(longitude))
+    }
+
+    /// The grid holding a point: the tile used last when it holds it, else the first tile of the
+    /// catalog that does; at a seam between tiles that do not share their edge posts, a one-cell
+    /// grid of the four posts around the point; nil where no data covers it.
+    public mutating func grid(containing latitude: Double, longitude: Double) -> ElevationGrid? {
+        let longitude = normalizedLongitude(longitude)
+        if let g = recent, g.contains(latitude: latitude, longitude: longitude) { return g }
+        let candidates = catalog.candidates(latitude: latitude, longitude: longitude)
+        for i in candidates where catalog.tiles[Int(i)].contains(latitude: latitude, longitude: longitude) {
+            if let g = catalog.grid(tile: Int(i)) {
+                recent = g
+                return g
+            }
+        }
+        return seamCell(latitude: latitude, longitude: longitude, candidates: candidates)
     }
 
     private mutating func sampleSlowly(latitude: Double, longitude: Double) -> TerrainSample {
@@ -37,6 +53,14 @@ public struct TerrainSampler: ElevationSource, Sendable {
 
     /// The bilinear height from posts spread over neighbouring tiles on one common lattice.
     private mutating func seamSample(latitude: Double, longitude: Double, candidates: [Int32]) -> TerrainSample {
+        guard let cell = seamCell(latitude: latitude, longitude: longitude, candidates: candidates) else { return .outside }
+        let h = cell.interpolate(latitude: latitude, longitude: longitude)
+        return h.isNaN ? .void : .height(h)
+    }
+
+    /// The cell around a point whose four posts lie in different tiles of one common lattice, as
+    /// a grid of 2 × 2 posts (NaN for a void post); nil when no lattice has all four.
+    private func seamCell(latitude: Double, longitude: Double, candidates: [Int32]) -> ElevationGrid? {
         for i in candidates {
             let t = catalog.tiles[Int(i)]
             let fr = (t.north - latitude) / t.latitudeSpacing
@@ -44,25 +68,23 @@ public struct TerrainSampler: ElevationSource, Sendable {
             // Only a point within one cell of this tile's posts can share its lattice.
             guard fr > -1, fr < Double(t.rows), fc > -1, fc < Double(t.columns) else { continue }
             let r = fr.rounded(.down), c = fc.rounded(.down)
-            var corners = [Double](repeating: .nan, count: 4)
-            var anyVoid = false, complete = true
+            var corners = [Float](repeating: .nan, count: 4)
+            var complete = true
             for k in 0..<4 {
                 let postLat = t.north - (r + Double(k / 2)) * t.latitudeSpacing
                 let postLon = t.west + (c + Double(k % 2)) * t.longitudeSpacing
                 switch post(latitude: postLat, longitude: postLon, spacing: t) {
-                case .height(let h): corners[k] = h
-                case .void: anyVoid = true
+                case .height(let h): corners[k] = Float(h)
+                case .void: break
                 case .outside: complete = false
                 }
             }
             guard complete else { continue }
-            if anyVoid { return .void }
-            let tr = fr - r, tc = fc - c
-            let top = corners[0] + (corners[1] - corners[0]) * tc
-            let bottom = corners[2] + (corners[3] - corners[2]) * tc
-            return .height(top + (bottom - top) * tr)
+            return ElevationGrid(north: t.north - r * t.latitudeSpacing, west: t.west + c * t.longitudeSpacing,
+                                 latitudeSpacing: t.latitudeSpacing, longitudeSpacing: t.longitudeSpacing,
+                                 rows: 2, columns: 2, heights: corners)
         }
-        return .outside
+        return nil
     }
 
     /// The value of the post at exactly this position in any tile whose lattice matches `like`.

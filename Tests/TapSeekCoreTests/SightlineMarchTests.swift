@@ -32,19 +32,16 @@ struct SightlineMarchTests {
                              rows: rows, columns: columns, heights: heights)
     }
 
-    /// Marches a ray from an eye `eyeMSL` metres above mean sea level over `grid`, with the
-    /// grid's own steepest slope as the bound.
+    /// Marches a ray from an eye `eyeMSL` metres above mean sea level over `grid`.
     static func march(latitude: Double, longitude: Double, eyeMSL: Double, azimuth: Double, elevation: Double,
                       undulation: Float = 0, refraction: Double = MarchSettings.defaultRefraction,
-                      step: Double = MarchSettings.defaultStep, over grid: ElevationGrid,
-                      maximumSlope: Double? = nil) -> SightlineMarch.Result {
+                      step: Double = MarchSettings.defaultStep, over grid: ElevationGrid) -> SightlineMarch.Result {
         let eye = GeodeticPosition(latitude: latitude, longitude: longitude, height: eyeMSL + Double(undulation))
         var march = SightlineMarch(observer: eye, direction: ViewDirection(azimuth: azimuth, elevation: elevation).enu,
                                    geoid: constantGeoid(undulation),
                                    settings: MarchSettings(refraction: refraction, step: step))
         var terrain = grid
-        return march.run(over: &terrain, maximumTerrain: Double(grid.maximumHeight),
-                         maximumSlope: maximumSlope ?? grid.steepestSlope())
+        return march.run(over: &terrain, maximumTerrain: Double(grid.maximumHeight))
     }
 
     /// A level plateau `height` m above mean sea level, ±`halfWidth`° around a point.
@@ -213,14 +210,9 @@ struct SightlineMarchTests {
         #expect(abs(result.elevation - (Wall.crest - 0.5)) < 0.3)
     }
 
-    /// The wall is a real trap: told that slopes stay below 1, the march steps over it, and a
-    /// ray 0.5 m above the crest passes it whatever the bound.
-    @Test func thinWallIsSkippedOnlyWithAWrongSlopeBound() {
+    /// A ray 0.5 m above the crest passes the wall.
+    @Test func rayJustOverTheWallPassesIt() {
         let eye = Wall.base + 1.6
-        let under = Wall.elevation(toHeight: Wall.crest - 0.5, eyeMSL: eye)
-        let fooled = Self.march(latitude: Wall.latitude, longitude: Wall.longitude, eyeMSL: eye, azimuth: 0,
-                                elevation: under, over: Wall.grid, maximumSlope: 1)
-        #expect(fooled.outcome == .horizon)
         let over = Wall.elevation(toHeight: Wall.crest + 0.5, eyeMSL: eye)
         let clear = Self.march(latitude: Wall.latitude, longitude: Wall.longitude, eyeMSL: eye, azimuth: 0,
                                elevation: over, over: Wall.grid)
@@ -320,146 +312,5 @@ struct SightlineMarchTests {
                         "coarse \(coarse.marchedDistance) m, fine \(fine.marchedDistance) m")
             }
         }
-    }
-
-    // MARK: - Slope bound
-
-    /// A plane rising `rise` metres per post row (northward) or column (eastward): its slope is
-    /// the rise over the post spacing in metres, M·Δφ or N·cos φ·Δλ (WGS84 radii).
-    @Test func steepestSlopeOfAPlaneIsItsGradient() {
-        let spacing = 0.001, rise = 30.0
-        let north = Self.grid(north: 46.01, west: 7.5, spacing: spacing, rows: 11, columns: 11) { lat, _ in
-            (lat - 46) / spacing * rise
-        }
-        let expectedNorth = rise / (Truth.meridianRadius(46.01) * spacing * .pi / 180)
-        #expect(abs(north.steepestSlope() / expectedNorth - 1) < 1e-5)
-        let east = Self.grid(north: 46.01, west: 7.5, spacing: spacing, rows: 11, columns: 11) { _, lon in
-            (lon - 7.5) / spacing * rise
-        }
-        let expectedEast = rise / (Truth.primeVerticalRadius(46.01) * cos(46.01 * .pi / 180) * spacing * .pi / 180)
-        #expect(abs(east.steepestSlope() / expectedEast - 1) < 1e-5)
-    }
-
-    /// The bound holds everywhere: between any two nearby points of random bilinear terrain the
-    /// height changes by no more than the slope bound times the ground distance.
-    @Test func steepestSlopeBoundsEveryChordOfTheSurface() async {
-        await propertyCheck(count: 200, input: Gen.int(in: 0...Int(Int32.max)), Gen.double(in: -70...70)) { seed, latitude in
-            var random = SplitMix64(seed: UInt64(seed))
-            let spacing = 0.001
-            let grid = Self.grid(north: latitude + 0.004, west: 10, spacing: spacing, rows: 5, columns: 5) { _, _ in
-                Double(random.next() % 1000)
-            }
-            let bound = grid.steepestSlope()
-            for _ in 0..<50 {
-                func coordinate() -> Double { Double(random.next() % 1_000_000) / 1_000_000 * 0.004 }
-                let lat1 = latitude + coordinate(), lon1 = 10 + coordinate()
-                let lat2 = min(max(lat1 + (coordinate() - 0.002) / 20, latitude), latitude + 0.004)
-                let lon2 = min(max(lon1 + (coordinate() - 0.002) / 20, 10), 10.004)
-                guard let h1 = grid.height(latitude: lat1, longitude: lon1),
-                      let h2 = grid.height(latitude: lat2, longitude: lon2) else { continue }
-                let mid = (lat1 + lat2) / 2
-                let dy = (lat2 - lat1) * Truth.meridianRadius(mid) * .pi / 180
-                let dx = (lon2 - lon1) * Truth.primeVerticalRadius(mid) * cos(mid * .pi / 180) * .pi / 180
-                let ground = (dx * dx + dy * dy).squareRoot()
-                guard ground > 0.01 else { continue }
-                #expect(abs(h2 - h1) <= bound * ground * (1 + 1e-6) + 1e-6)
-            }
-        }
-    }
-
-    @Test func voidCellsDoNotCountTowardsTheSlope() {
-        let grid = Self.grid(north: 46.002, west: 7.5, spacing: 0.001, rows: 3, columns: 3) { lat, lon in
-            lat > 46.0015 && lon < 7.5005 ? .nan : 100
-        }
-        #expect(grid.steepestSlope() == 0)
-    }
-
-    // MARK: - Slope map: local bounds
-
-    /// A slope bound from a grid's slope map, as a locator builds over its tiles.
-    struct MapSlopes: SlopeBound {
-        let map: SlopeMap
-        func maximumSlope(fromLatitude lat1: Double, longitude lon1: Double, toLatitude lat2: Double, longitude lon2: Double) -> Double {
-            map.maximumSlope(latitude: lat1, longitude: lon1, latitude: lat2, longitude: lon2) ?? map.steepest
-        }
-    }
-
-    /// Flat land, one cliff, a thin wall: the map knows the flat blocks are flat and the others
-    /// are not, and its largest block is the grid's steepest slope.
-    @Test func slopeMapIsLocal() throws {
-        let spacing = 0.001
-        let grid = Self.grid(north: 46.1, west: 7.5, spacing: spacing, rows: 101, columns: 101) { lat, lon in
-            (lon > 7.55 ? 1500 : 1000) + (abs(lat - 46.05) < spacing / 2 ? 300 : 0)
-        }
-        let map = grid.slopeMap(cellsPerBlock: 10)
-        #expect(map.blockRows == 10 && map.blockColumns == 10)
-        #expect(map.steepest == grid.steepestSlope())
-        let flat = try #require(map.maximumSlope(latitude: 46.09, longitude: 7.51, latitude: 46.085, longitude: 7.52))
-        #expect(flat == 0)
-        let cliff = try #require(map.maximumSlope(latitude: 46.09, longitude: 7.545, latitude: 46.09, longitude: 7.555))
-        #expect(cliff > 5)
-        // A rectangle along a block boundary counts the blocks on both sides.
-        let edge = try #require(map.maximumSlope(latitude: 46.09, longitude: 7.55, latitude: 46.085, longitude: 7.55))
-        #expect(edge == cliff)
-        #expect(map.maximumSlope(latitude: 46.2, longitude: 7.51, latitude: 46.09, longitude: 7.51) == nil)
-    }
-
-    /// Every block bounds every chord inside it: random terrain, random pairs of points.
-    @Test func slopeMapBoundsEveryChordInItsBlocks() async {
-        await propertyCheck(count: 100, input: Gen.int(in: 0...Int(Int32.max)), Gen.double(in: -60...60)) { seed, latitude in
-            var random = SplitMix64(seed: UInt64(seed))
-            let spacing = 0.001
-            let grid = Self.grid(north: latitude + 0.02, west: 10, spacing: spacing, rows: 21, columns: 21) { _, _ in
-                Double(random.next() % 1000)
-            }
-            let map = grid.slopeMap(cellsPerBlock: 4)
-            for _ in 0..<50 {
-                func coordinate() -> Double { Double(random.next() % 1_000_000) / 1_000_000 * 0.02 }
-                let lat1 = latitude + coordinate(), lon1 = 10 + coordinate()
-                let lat2 = min(max(lat1 + (coordinate() - 0.01) / 5, latitude), latitude + 0.02)
-                let lon2 = min(max(lon1 + (coordinate() - 0.01) / 5, 10), 10.02)
-                guard let bound = map.maximumSlope(latitude: lat1, longitude: lon1, latitude: lat2, longitude: lon2),
-                      let h1 = grid.height(latitude: lat1, longitude: lon1), let h2 = grid.height(latitude: lat2, longitude: lon2) else {
-                    continue
-                }
-                let mid = (lat1 + lat2) / 2
-                let dy = (lat2 - lat1) * Truth.meridianRadius(mid) * .pi / 180
-                let dx = (lon2 - lon1) * Truth.primeVerticalRadius(mid) * cos(mid * .pi / 180) * .pi / 180
-                let ground = (dx * dx + dy * dy).squareRoot()
-                guard ground > 0.01 else { continue }
-                #expect(abs(h2 - h1) <= bound * ground * (1 + 1e-6) + 1e-6)
-            }
-        }
-    }
-
-    /// Marching with the local bounds of a slope map finds the same first hit as with the
-    /// grid's single steepest slope, on rough terrain and on the thin wall.
-    @Test func localSlopeBoundsFindTheSameHits() async {
-        await propertyCheck(count: 40, input: Gen.int(in: 0...Int(Int32.max)), Gen.double(in: 0..<360),
-                            Gen.double(in: -8 ... -0.5)) { seed, azimuth, elevation in
-            var random = SplitMix64(seed: UInt64(seed))
-            // Gentle land with a few sharp spikes: the map's bounds differ block to block.
-            let grid = Self.grid(north: 46.1, west: 7.4, spacing: 0.002, rows: 101, columns: 101) { _, _ in
-                random.next() % 50 == 0 ? 1400 : 1000 + Double(random.next() % 20)
-            }
-            var uniform = SightlineMarch(observer: GeodeticPosition(latitude: 46, longitude: 7.5, height: 1300),
-                                         direction: ViewDirection(azimuth: azimuth, elevation: elevation).enu,
-                                         geoid: Self.constantGeoid(0), settings: MarchSettings())
-            var local = uniform
-            var terrain = grid
-            let expected = uniform.run(over: &terrain, maximumTerrain: 1400, maximumSlope: grid.steepestSlope())
-            var slopes = MapSlopes(map: grid.slopeMap())
-            let result = local.run(over: &terrain, slopes: &slopes, maximumTerrain: 1400)
-            #expect(result.outcome == expected.outcome)
-            #expect(abs(result.marchedDistance - expected.marchedDistance) < 0.02)
-        }
-        let eye = Wall.base + 1.6
-        var march = SightlineMarch(observer: GeodeticPosition(latitude: Wall.latitude, longitude: Wall.longitude, height: eye),
-                                   direction: ViewDirection(azimuth: 0, elevation: Wall.elevation(toHeight: Wall.crest - 0.5, eyeMSL: eye)).enu,
-                                   geoid: Self.constantGeoid(0), settings: MarchSettings())
-        var terrain = Wall.grid
-        var slopes = MapSlopes(map: Wall.grid.slopeMap())
-        let result = march.run(over: &terrain, slopes: &slopes, maximumTerrain: Wall.crest)
-        #expect(result.outcome == .hit && abs(result.elevation - (Wall.crest - 0.5)) < 0.3)
     }
 }

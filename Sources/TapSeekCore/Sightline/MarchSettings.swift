@@ -3,7 +3,8 @@ public struct MarchSettings: Sendable, Hashable {
     /// Refraction coefficient k: the ray bends toward the Earth with curvature k/R.
     /// 0.13 is the usual value (ArcGIS default, Deuschle's panoramas); GDAL and GRASS use 1/7.
     public var refraction: Double
-    /// Distance between terrain samples along the ray, metres.
+    /// Distance between the terrain samples of a recorded profile, metres. The march itself
+    /// is exact and does not step.
     public var step: Double
     /// Whether to keep the terrain profile under the ray (for plots).
     public var recordsProfile: Bool
@@ -12,8 +13,8 @@ public struct MarchSettings: Sendable, Hashable {
     public static let defaultRefraction = 0.13
     /// The usual step, metres.
     public static let defaultStep = 10.0
-    /// The allowed step range, metres: below 0.1 m a march costs too much for no gain, above
-    /// 1 km it skips whole valleys.
+    /// The allowed step range, metres: below 0.1 m a profile grows too long for no gain, above
+    /// 1 km it shows no valleys.
     public static let stepRange = 0.1...1000.0
     /// The allowed refraction range: k = 1 would make the ray follow the Earth.
     public static let refractionRange = -1.0...0.99

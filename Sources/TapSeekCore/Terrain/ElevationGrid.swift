@@ -23,6 +23,9 @@ public struct ElevationGrid: Sendable {
     public let maximumHeight: Float
     /// Share of posts that are voids, 0…1.
     public let voidFraction: Double
+    /// The highest post over blocks of cells, level by level: lets a sightline skip terrain
+    /// it provably clears. Built with the grid.
+    public let pyramid: MaximumPyramid
 
     private let rowsPerDegree: Double
     private let columnsPerDegree: Double
@@ -51,14 +54,15 @@ public struct ElevationGrid: Sendable {
         minimumHeight = voids == heights.count ? .nan : lo
         maximumHeight = voids == heights.count ? .nan : hi
         voidFraction = Double(voids) / Double(heights.count)
+        pyramid = heights.withUnsafeBufferPointer { MaximumPyramid(rows: rows, columns: columns, heights: $0) }
     }
 
     /// Latitude of the last row of posts, degrees.
     public var south: Double { north - Double(rows - 1) * latitudeSpacing }
     /// Longitude of the last column of posts, degrees.
     public var east: Double { west + Double(columns - 1) * longitudeSpacing }
-    /// Memory the heights take, bytes.
-    public var byteCount: Int { heights.count * MemoryLayout<Float>.stride }
+    /// Memory the heights and their pyramid take, bytes.
+    public var byteCount: Int { heights.count * MemoryLayout<Float>.stride + pyramid.byteCount }
 
     /// Whether the point lies within the rectangle spanned by the posts (edges included), so
     /// that all four posts around it belong to this grid.

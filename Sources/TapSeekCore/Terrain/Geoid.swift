@@ -1,3 +1,5 @@
+import Foundation
+
 /// The geoid as a global grid of undulations N (metres of the geoid above the WGS84 ellipsoid),
 /// so that ellipsoidal height h = orthometric height H + N.
 ///
@@ -6,8 +8,38 @@
 public struct Geoid: Sendable {
     /// Undulations on a regular global lattice: row 0 at `north`, column 0 at `west`.
     public let grid: ElevationGrid
+    /// The steepest slope of the undulation anywhere, metres per metre of ground: bounds how
+    /// far it can change along a stretch of a sightline without looking it up.
+    public let steepestGradient: Double
 
-    public init(grid: ElevationGrid) { self.grid = grid }
+    public init(grid: ElevationGrid) {
+        self.grid = grid
+        steepestGradient = Self.steepestGradient(of: grid)
+    }
+
+    /// The largest |∂N/∂east| + |∂N/∂north| of the bilinear surface (≥ its gradient's length),
+    /// with ground widths from the WGS84 radii at each cell's poleward row, where the cell is
+    /// narrowest. Rows at a pole are skipped (the pole is one point, its posts all equal).
+    private static func steepestGradient(of g: ElevationGrid) -> Double {
+        let ellipsoid = Ellipsoid.wgs84
+        let h = g.heights
+        var steepest = 0.0
+        for r in 0..<(g.rows - 1) {
+            let northRow = g.north - Double(r) * g.latitudeSpacing, southRow = northRow - g.latitudeSpacing
+            let phi = radians(min(max(abs(northRow), abs(southRow)), 90))
+            let dx = ellipsoid.primeVerticalRadius(latitude: phi) * cos(phi) * radians(g.longitudeSpacing)
+            let dy = ellipsoid.semiMajorAxis * (1 - ellipsoid.eccentricitySquared) * radians(g.latitudeSpacing)
+            guard dx > 1 else { continue }
+            for c in 0..<(g.columns - 1) {
+                let i = r * g.columns + c
+                let east = max(abs(h[i + 1] - h[i]), abs(h[i + g.columns + 1] - h[i + g.columns]))
+                let north = max(abs(h[i + g.columns] - h[i]), abs(h[i + g.columns + 1] - h[i + 1]))
+                let slope = Double(east) / dx + Double(north) / dy
+                if slope > steepest { steepest = slope }
+            }
+        }
+        return steepest
+    }
 
     /// EGM96 undulation at a point, metres (−107 … +85 on Earth). Degrees in; any longitude.
     /// Bilinear between the four surrounding posts; the column after the last wraps to the first

@@ -1,0 +1,58 @@
+/// Finds where a ray first meets the bilinear terrain, exactly.
+///
+/// In each cell the ray's height and the terrain along its track are quadratics in the cell's
+/// parameter w, so their difference is one too: the hit is its first root, solved in closed
+/// form. A block is skipped when the ray's lowest point over it (less the highest undulation
+/// there) stays above the block's highest post. Voids are unknown: never hit, only noted.
+struct FirstHit: RayVisitor {
+    /// Highest terrain the ray can meet, metres above mean sea level: past it and climbing,
+    /// the ray can meet nothing more.
+    let maximumTerrain: Double
+    /// Slant distance of the hit, once found.
+    var hit: Double?
+    /// Whether the ray passed over a void cell before its end.
+    var crossedVoid = false
+
+    init(maximumTerrain: Double) { self.maximumTerrain = maximumTerrain }
+
+    func mayMatter(maximum: Double, segment: RayPath.Segment, from u0: Double, to u1: Double) -> Bool {
+        guard maximum.isFinite else { return maximum > 0 }
+        let lowest = segment.height.minimum(from: u0, to: u1) - segment.highestUndulation - RayPath.modelTolerance
+        return lowest <= maximum
+    }
+
+    mutating func visit(_ cell: CellCrossing) -> Bool {
+        if cell.hasVoid {
+            crossedVoid = true
+            return false
+        }
+        guard let w = Self.firstContact(cell.ray, above: cell.terrain) else { return false }
+        hit = cell.s0 + w * (cell.s1 - cell.s0)
+        return true
+    }
+
+    func goesOn(at s: Double, segment: RayPath.Segment) -> Bool {
+        // The ray's height is convex in s (curvature (1 − k)/R > 0): once above everything and
+        // climbing, it stays above.
+        let u = s - segment.start
+        let lowest = segment.height(u) - segment.highestUndulation - RayPath.modelTolerance
+        return !(lowest > maximumTerrain && segment.height.slope(u) > 0)
+    }
+
+    /// The first w in [0, 1] where the ray is at or below the terrain, or nil.
+    static func firstContact(_ ray: Quadratic, above terrain: Quadratic) -> Double? {
+        let gap = Quadratic(a: ray.a - terrain.a, b: ray.b - terrain.b, c: ray.c - terrain.c)
+        if gap.c <= 0 { return 0 }
+        let atExit = gap.a + gap.b + gap.c
+        if atExit > 0 {
+            // Above at both ends: a dip between them needs a minimum inside that reaches 0.
+            guard gap.a > 0 else { return nil }
+            let vertex = -gap.b / (2 * gap.a)
+            guard vertex > 0, vertex < 1, gap(vertex) <= 0 else { return nil }
+        }
+        let root = gap.firstCrossing(of: 0, after: 0, limit: 1)
+        // Rounding can lose a root that the signs prove: then it lies at the exit or the vertex.
+        if root.isFinite { return root }
+        return atExit <= 0 ? 1 : -gap.b / (2 * gap.a)
+    }
+}

@@ -1,0 +1,183 @@
+import Foundation
+
+/// A sightline as functions of the slant distance s along it: a straight line in ECEF from the
+/// eye, bent toward the Earth by refraction (at horizontal distance d it lies k·d²/(2R) below
+/// the line, along the vertical, so its latitude and longitude are the line's).
+///
+/// The ray is cut into segments of ``segmentLength``. On each, latitude, longitude and height
+/// above the ellipsoid are quadratics in s through three exactly converted points (start,
+/// middle, end). The quadratics depart from the exact line by less than 0.1 mm: what is left
+/// is the third derivative of the track, about L³/(72√3·R²)·sec²φ, and of the height,
+/// about L³·3/(72√3·2R²). Refraction's drop is a quadratic in s and is added exactly.
+///
+/// The geoid is not folded into the quadratics: its bilinear grid has kinks every 15′. Each
+/// segment carries a bound on the undulation over its whole length instead (for proofs that a
+/// ray is clear), and exact look-ups are made where the ray is compared with a terrain cell.
+struct RayPath {
+    /// One piece of the ray: `f(u) = a·u² + b·u + c` with u = s − start, metres.
+    struct Segment {
+        var start: Double
+        var latitude: Quadratic
+        var longitude: Quadratic
+        /// Height of the refracted ray above the ellipsoid, metres.
+        var height: Quadratic
+        /// Lowest and highest undulation anywhere under the segment, metres.
+        var lowestUndulation: Double
+        var highestUndulation: Double
+    }
+
+    /// Length of a segment, metres: two geodetic conversions and geoid look-ups each.
+    static let segmentLength = 5000.0
+    /// Allowance for what the quadratics leave out, metres (ten times the bound above).
+    static let modelTolerance = 0.001
+
+    let frame: LocalFrame
+    /// Unit direction in ECEF and in the eye's East-North-Up frame.
+    let direction: Vector3
+    let enuDirection: Vector3
+    let geoid: Geoid
+    let refraction: Double
+    /// Mean radius of curvature at the eye, metres.
+    let radius: Double
+    /// cos of the ray's elevation: refraction acts over the horizontal part of the path.
+    let horizontalFraction: Double
+    private(set) var segments: [Segment] = []
+    /// The last exactly converted point, to continue longitudes across the antimeridian.
+    private var lastLongitude: Double
+
+    init(eye: GeodeticPosition, direction enu: Vector3, geoid: Geoid, refraction: Double) {
+        frame = LocalFrame(origin: eye)
+        let d = enu.normalized
+        enuDirection = d
+        direction = frame.ecefVector(fromENU: d)
+        self.geoid = geoid
+        self.refraction = refraction
+        radius = Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
+        horizontalFraction = (d.x * d.x + d.y * d.y).squareRoot()
+        lastLongitude = eye.longitude
+    }
+
+    /// Refraction's drop below the straight line at slant distance s, metres: k·(s·cos e)²/(2R).
+    var dropPerSquareMetre: Double { refraction * horizontalFraction * horizontalFraction / (2 * radius) }
+
+    /// The segment holding slant distance s ≥ 0, made on first use.
+    mutating func segment(at s: Double) -> Segment {
+        let i = Int(s / Self.segmentLength)
+        while segments.count <= i { appendSegment() }
+        return segments[i]
+    }
+
+    /// Index of the segment holding s.
+    static func index(of s: Double) -> Int { Int(s / segmentLength) }
+
+    private mutating func appendSegment() {
+        let length = Self.segmentLength
+        let start = Double(segments.count) * length
+        let p0 = exactPoint(at: start), pm = exactPoint(at: start + length / 2), p1 = exactPoint(at: start + length)
+        let k = dropPerSquareMetre
+        var height = Quadratic(through: p0.height, pm.height, p1.height, length: length)
+        // drop(start + u) = k·(start² + 2·start·u + u²)
+        height.a -= k
+        height.b -= 2 * k * start
+        height.c -= k * start * start
+        // Every point of the segment lies within a quarter segment of one of the three, and the
+        // undulation changes by at most `steepestGradient` per metre of ground (≤ slant).
+        let slack = geoid.steepestGradient * length / 4 * 1.001 + Self.modelTolerance
+        segments.append(Segment(start: start,
+                                latitude: Quadratic(through: p0.latitude, pm.latitude, p1.latitude, length: length),
+                                longitude: Quadratic(through: p0.longitude, pm.longitude, p1.longitude, length: length),
+                                height: height,
+                                lowestUndulation: min(p0.undulation, pm.undulation, p1.undulation) - slack,
+                                highestUndulation: max(p0.undulation, pm.undulation, p1.undulation) + slack))
+    }
+
+    /// The straight line's point at slant distance s, converted exactly; longitude continued from
+    /// the previous point across the antimeridian.
+    private mutating func exactPoint(at s: Double) -> (latitude: Double, longitude: Double, height: Double, undulation: Double) {
+        let p = Ellipsoid.wgs84.geodetic(frame.originECEF + s * direction)
+        var longitude = p.longitude
+        while longitude - lastLongitude > 180 { longitude -= 360 }
+        while longitude - lastLongitude < -180 { longitude += 360 }
+        lastLongitude = longitude
+        return (p.latitude, longitude, p.height, geoid.undulation(latitude: p.latitude, longitude: p.longitude))
+    }
+
+    /// Ground position (degrees; longitude continuous along the ray) and height of the refracted
+    /// ray above the ellipsoid (metres) at slant distance s.
+    mutating func point(at s: Double) -> (latitude: Double, longitude: Double, height: Double) {
+        let segment = segment(at: s)
+        let u = s - segment.start
+        return (segment.latitude(u), segment.longitude(u), segment.height(u))
+    }
+
+    /// Height of the refracted ray above mean sea level at slant distance s, metres.
+    mutating func heightAboveSeaLevel(at s: Double) -> Double {
+        let p = point(at: s)
+        return p.height - geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+    }
+}
+
+/// `a·u² + b·u + c`.
+struct Quadratic {
+    var a: Double, b: Double, c: Double
+
+    init(a: Double, b: Double, c: Double) {
+        self.a = a
+        self.b = b
+        self.c = c
+    }
+
+    /// The quadratic through f(0) = f0, f(L/2) = fm and f(L) = f1.
+    init(through f0: Double, _ fm: Double, _ f1: Double, length: Double) {
+        a = 2 * (f0 + f1 - 2 * fm) / (length * length)
+        b = (f1 - f0) / length - a * length
+        c = f0
+    }
+
+    @inline(__always) func callAsFunction(_ u: Double) -> Double { (a * u + b) * u + c }
+
+    /// The derivative at u.
+    @inline(__always) func slope(_ u: Double) -> Double { 2 * a * u + b }
+
+    /// The smallest value over [u0, u1].
+    func minimum(from u0: Double, to u1: Double) -> Double {
+        var low = min(self(u0), self(u1))
+        if a > 0 {
+            let vertex = -b / (2 * a)
+            if vertex > u0, vertex < u1 { low = min(low, self(vertex)) }
+        }
+        return low
+    }
+
+    /// The affine image `scale·f + offset`.
+    func scaled(_ scale: Double, plus offset: Double) -> Quadratic {
+        Quadratic(a: a * scale, b: b * scale, c: c * scale + offset)
+    }
+
+    /// The smallest u in (after, limit] where the quadratic equals `value`; +∞ when none.
+    @inline(__always) func firstCrossing(of value: Double, after: Double, limit: Double) -> Double {
+        let c0 = c - value
+        if a == 0 {
+            guard b != 0 else { return .infinity }
+            let u = -c0 / b
+            return u > after && u <= limit ? u : .infinity
+        }
+        let discriminant = b * b - 4 * a * c0
+        guard discriminant >= 0 else { return .infinity }
+        // The stable pair of roots: q/a and c0/q.
+        let q = -0.5 * (b + (b >= 0 ? discriminant.squareRoot() : -discriminant.squareRoot()))
+        var best = Double.infinity
+        let r1 = q / a
+        if r1 > after, r1 <= limit { best = r1 }
+        if q != 0 {
+            let r2 = c0 / q
+            if r2 > after, r2 <= limit, r2 < best { best = r2 }
+        }
+        return best
+    }
+
+    /// The smallest u in (after, limit] where the quadratic leaves (low, high); +∞ when none.
+    @inline(__always) func exit(from low: Double, _ high: Double, after: Double, limit: Double) -> Double {
+        min(firstCrossing(of: low, after: after, limit: limit), firstCrossing(of: high, after: after, limit: limit))
+    }
+}

@@ -1,0 +1,24 @@
+/// A terrain made of ``ElevationGrid``s: what a sightline walks cell by cell.
+///
+/// Besides point heights (``ElevationSource``), it answers which grid holds a point, so that the
+/// walk can use the grid's cells and its ``MaximumPyramid``. Where the four posts around a point
+/// belong to different grids (a seam between tiles that do not share their edge posts), it may
+/// answer a one-cell grid made of those posts.
+public protocol TerrainGrids: ElevationSource {
+    /// A grid whose posts' rectangle contains the point (WGS84 degrees, any longitude), or nil
+    /// when no data covers it.
+    mutating func grid(containing latitude: Double, longitude: Double) -> ElevationGrid?
+}
+
+extension ElevationGrid: TerrainGrids {
+    public func grid(containing latitude: Double, longitude: Double) -> ElevationGrid? {
+        let lon = longitude + longitudeShift(toward: longitude)
+        return contains(latitude: latitude, longitude: lon) ? self : nil
+    }
+
+    /// The multiple of 360° that brings a longitude nearest to the grid's middle: the grid's
+    /// longitudes and a ray's continuous ones may differ by turns around the antimeridian.
+    public func longitudeShift(toward longitude: Double) -> Double {
+        360 * (((west + east) / 2 - longitude) / 360).rounded()
+    }
+}

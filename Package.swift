@@ -31,7 +31,7 @@ let package = Package(
         ),
 
         // Locating the shared test data and building fixtures; used by every test target.
-        .target(name: "TapSeekTestSupport", path: "Tests/TapSeekTestSupport"),
+        .target(name: "TapSeekTestSupport", dependencies: ["TapSeekCore"], path: "Tests/TapSeekTestSupport"),
         .testTarget(
             name: "TapSeekCoreTests",
             dependencies: ["TapSeekCore", "TapSeekTestSupport", .product(name: "PropertyBased", package: "swift-property-based")]

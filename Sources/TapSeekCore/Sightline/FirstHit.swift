@@ -21,6 +21,12 @@ struct FirstHit: RayVisitor {
         return lowest <= maximum
     }
 
+    func mayMatter(_ cell: CellCrossing) -> Bool {
+        let top = cell.highestPost
+        guard !top.isNaN else { return true }
+        return cell.ellipsoidalRay.minimum(from: 0, to: 1) - cell.highestUndulation - RayPath.modelTolerance <= top
+    }
+
     mutating func visit(_ cell: CellCrossing) -> Bool {
         if cell.hasVoid {
             crossedVoid = true

@@ -11,10 +11,20 @@ struct CellCrossing {
     /// The four posts, metres above mean sea level: north-west, north-east, south-west,
     /// south-east; NaN for a void.
     var h00: Double, h01: Double, h10: Double, h11: Double
-    /// Geoid undulation at entry and exit, metres.
-    var n0: Double, n1: Double
-    /// The ray's height above mean sea level as a quadratic in w.
-    var ray: Quadratic
+    /// The ray's height above the ellipsoid as a quadratic in w.
+    var ellipsoidalRay: Quadratic
+    /// Lowest and highest undulation of the geoid under the cell, metres (the segment's bounds).
+    var lowestUndulation: Double, highestUndulation: Double
+    /// Geoid undulation at entry and exit, metres: set only for ``RayVisitor/visit(_:)``.
+    var n0 = 0.0, n1 = 0.0
+
+    /// The ray's height above mean sea level as a quadratic in w (once n0 and n1 are set).
+    var ray: Quadratic {
+        Quadratic(a: ellipsoidalRay.a, b: ellipsoidalRay.b - (n1 - n0), c: ellipsoidalRay.c - n0)
+    }
+
+    /// The highest of the four posts (NaN when one is a void).
+    var highestPost: Double { max(max(h00, h01), max(h10, h11)) }
 
     var hasVoid: Bool { (h00 + h01 + h10 + h11).isNaN }
 
@@ -33,7 +43,11 @@ protocol RayVisitor {
     /// Whether terrain no higher than `maximum` metres above mean sea level, under the ray
     /// between u0 and u1 of `segment`, could change the answer. False lets the walk skip it.
     mutating func mayMatter(maximum: Double, segment: RayPath.Segment, from u0: Double, to u1: Double) -> Bool
-    /// Looks at one cell the ray crosses; true ends the walk.
+    /// Whether a cell the ray crosses needs a closer look (with the geoid looked up), from its
+    /// posts and the segment's undulation bounds; void cells always do.
+    func mayMatter(_ cell: CellCrossing) -> Bool
+    /// Looks at one cell the ray crosses, with ``CellCrossing/n0`` and ``CellCrossing/n1`` set;
+    /// true ends the walk.
     mutating func visit(_ cell: CellCrossing) -> Bool
     /// Whether anything at slant distance s or beyond could still change the answer; asked
     /// before every segment.
@@ -107,6 +121,9 @@ extension RayPath {
         var level = top
         // Undulation at the start of the next cell, carried from the previous cell's exit.
         var undulation = (at: Double.nan, value: 0.0)
+        // Where the track runs one way along an axis over the whole stretch (nearly always: it
+        // bends by millimetres per kilometre), a cell is left only through its side ahead.
+        let rowExit = row.exitFunction(from: u, to: uEnd), columnExit = column.exitFunction(from: u, to: uEnd)
         return grid.heights.withUnsafeBufferPointer { h -> WalkEnd in
             while u < uEnd {
                 let r = row(u + Self.nudge), c = column(u + Self.nudge)
@@ -131,22 +148,24 @@ extension RayPath {
                 while v < uExit {
                     let rv = row(v + Self.nudge), cv = column(v + Self.nudge)
                     let cellRow = min(max(Int(rv), 0), grid.rows - 2), cellColumn = min(max(Int(cv), 0), columns - 2)
-                    let vExit = min(uExit, row.exit(from: Double(cellRow), Double(cellRow + 1), after: v + half, limit: uExit),
-                                    column.exit(from: Double(cellColumn), Double(cellColumn + 1), after: v + half, limit: uExit))
+                    let vExit = min(uExit, rowExit(Double(cellRow), Double(cellRow + 1), v + half, uExit),
+                                    columnExit(Double(cellColumn), Double(cellColumn + 1), v + half, uExit))
                     let i = cellRow * columns + cellColumn
-                    let n0 = undulation.at == v ? undulation.value : undulationAt(segment, v)
-                    let n1 = undulationAt(segment, vExit)
-                    undulation = (vExit, n1)
                     let du = vExit - v
                     let height = segment.height
-                    let cell = CellCrossing(s0: segment.start + v, s1: segment.start + vExit,
+                    var cell = CellCrossing(s0: segment.start + v, s1: segment.start + vExit,
                                             tr0: row(v) - Double(cellRow), tc0: column(v) - Double(cellColumn),
                                             tr1: row(vExit) - Double(cellRow), tc1: column(vExit) - Double(cellColumn),
                                             h00: Double(h[i]), h01: Double(h[i + 1]),
                                             h10: Double(h[i + columns]), h11: Double(h[i + columns + 1]),
-                                            n0: n0, n1: n1,
-                                            ray: Quadratic(a: height.a * du * du, b: height.slope(v) * du - (n1 - n0), c: height(v) - n0))
-                    if visitor.visit(cell) { return .stopped }
+                                            ellipsoidalRay: Quadratic(a: height.a * du * du, b: height.slope(v) * du, c: height(v)),
+                                            lowestUndulation: segment.lowestUndulation, highestUndulation: segment.highestUndulation)
+                    if visitor.mayMatter(cell) {
+                        cell.n0 = undulation.at == v ? undulation.value : undulationAt(segment, v)
+                        cell.n1 = undulationAt(segment, vExit)
+                        undulation = (vExit, cell.n1)
+                        if visitor.visit(cell) { return .stopped }
+                    }
                     v = vExit
                 }
                 u = uExit

@@ -6,9 +6,10 @@ import Foundation
 ///
 /// The ray is cut into segments of ``segmentLength``. On each, latitude, longitude and height
 /// above the ellipsoid are quadratics in s through three exactly converted points (start,
-/// middle, end). The quadratics depart from the exact line by less than 0.1 mm: what is left
-/// is the third derivative of the track, about L³/(72√3·R²)·sec²φ, and of the height,
-/// about L³·3/(72√3·2R²). Refraction's drop is a quadratic in s and is added exactly.
+/// middle, end). What the quadratics leave out is the third derivative of the track and of
+/// the height, of order L³/(72√3·R²)·sec²φ: tests find the ground point within 1 mm (0.3 mm
+/// seen at 66°) and the height within 0.2 mm of the exact line up to 70° of latitude. Refraction's drop is a
+/// quadratic in s and is added exactly.
 ///
 /// The geoid is not folded into the quadratics: its bilinear grid has kinks every 15′. Each
 /// segment carries a bound on the undulation over its whole length instead (for proofs that a
@@ -28,7 +29,7 @@ struct RayPath {
 
     /// Length of a segment, metres: two geodetic conversions and geoid look-ups each.
     static let segmentLength = 5000.0
-    /// Allowance for what the quadratics leave out, metres (ten times the bound above).
+    /// Allowance for what the quadratics leave out, metres (five times the height error above).
     static let modelTolerance = 0.001
 
     let frame: LocalFrame
@@ -44,6 +45,8 @@ struct RayPath {
     private(set) var segments: [Segment] = []
     /// The last exactly converted point, to continue longitudes across the antimeridian.
     private var lastLongitude: Double
+    /// The end of the last segment: the start of the next.
+    private var segmentEnd: (latitude: Double, longitude: Double, height: Double, undulation: Double)?
 
     init(eye: GeodeticPosition, direction enu: Vector3, geoid: Geoid, refraction: Double) {
         frame = LocalFrame(origin: eye)
@@ -73,7 +76,8 @@ struct RayPath {
     private mutating func appendSegment() {
         let length = Self.segmentLength
         let start = Double(segments.count) * length
-        let p0 = exactPoint(at: start), pm = exactPoint(at: start + length / 2), p1 = exactPoint(at: start + length)
+        let p0 = segmentEnd ?? exactPoint(at: start), pm = exactPoint(at: start + length / 2), p1 = exactPoint(at: start + length)
+        segmentEnd = p1
         let k = dropPerSquareMetre
         var height = Quadratic(through: p0.height, pm.height, p1.height, length: length)
         // drop(start + u) = k·(start² + 2·start·u + u²)
@@ -179,5 +183,19 @@ struct Quadratic {
     /// The smallest u in (after, limit] where the quadratic leaves (low, high); +∞ when none.
     @inline(__always) func exit(from low: Double, _ high: Double, after: Double, limit: Double) -> Double {
         min(firstCrossing(of: low, after: after, limit: limit), firstCrossing(of: high, after: after, limit: limit))
+    }
+
+    /// ``exit(from:_:after:limit:)`` for a stretch [u0, u1]: where the quadratic is monotonic
+    /// there, only the bound it moves toward is solved for.
+    func exitFunction(from u0: Double, to u1: Double) -> (Double, Double, Double, Double) -> Double {
+        let vertex = a == 0 ? Double.infinity : -b / (2 * a)
+        let monotonic = !(vertex > u0 && vertex < u1)
+        let rising = slope((u0 + u1) / 2) > 0
+        let q = self
+        if monotonic, b != 0 || a != 0 {
+            return rising ? { _, high, after, limit in q.firstCrossing(of: high, after: after, limit: limit) }
+                          : { low, _, after, limit in q.firstCrossing(of: low, after: after, limit: limit) }
+        }
+        return { low, high, after, limit in q.exit(from: low, high, after: after, limit: limit) }
     }
 }

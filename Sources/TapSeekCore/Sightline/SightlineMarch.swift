@@ -78,6 +78,9 @@ public struct SightlineMarch {
     /// Highest undulation of EGM96 anywhere, metres (+85.4 m, conventions: −107 … +85): bounds
     /// how high unseen terrain can appear.
     static let highestUndulation = 86.0
+    /// How far the skyline search seeds its best point with samples, metres: far enough for the
+    /// ridges that usually form a skyline, near enough to cost little.
+    static let seedRange = 50_000.0
     /// Spacing of the points of the ground track, metres.
     static let trackSpacing = 500.0
 
@@ -153,6 +156,7 @@ public struct SightlineMarch {
         var level = RayPath(eye: path.frame.origin, direction: horizontal, geoid: path.geoid, refraction: settings.refraction)
         var search = SkylineSearch(eye: path.frame.origin.height, curvature: (1 - settings.refraction) / (2 * level.radius),
                                    maximumTerrain: maximumTerrain, highestUndulation: Self.highestUndulation)
+        search.seed(along: &level, every: SkylineSearch.seedSpacing, upTo: min(range, Self.seedRange), over: &terrain)
         _ = level.walk(from: 0, to: range, over: &terrain, visitor: &search)
         result.crossedVoid = result.crossedVoid || search.crossedVoid
         guard search.tangent > -.infinity else { return }

@@ -34,6 +34,12 @@ struct SkylineSearch: RayVisitor {
         return bound(height: maximum + segment.highestUndulation, from: segment.start + u0, to: segment.start + u1) > tangent
     }
 
+    func mayMatter(_ cell: CellCrossing) -> Bool {
+        let top = cell.highestPost
+        guard !top.isNaN else { return true }
+        return bound(height: top + cell.highestUndulation, from: cell.s0, to: cell.s1) > tangent
+    }
+
     mutating func visit(_ cell: CellCrossing) -> Bool {
         if cell.hasVoid {
             crossedVoid = true
@@ -57,6 +63,31 @@ struct SkylineSearch: RayVisitor {
         }
         return false
     }
+
+    /// Sets a first best from point samples along the level ray every `spacing` metres up to
+    /// `range`: each is a real terrain point, so the exact search can only improve on it, and
+    /// with a good best early most blocks near the eye are skipped.
+    mutating func seed<T: TerrainGrids>(along path: inout RayPath, every spacing: Double, upTo range: Double,
+                                        over terrain: inout T) {
+        var d = spacing
+        while d <= range {
+            let p = path.point(at: d)
+            guard case .height(let h) = terrain.sample(latitude: p.latitude, longitude: p.longitude) else {
+                d += spacing
+                continue
+            }
+            let n = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+            let t = (h + n - eye - curvature * d * d) / d
+            if t > tangent {
+                tangent = t
+                distance = d
+            }
+            d += spacing
+        }
+    }
+
+    /// Spacing of the seed samples, metres.
+    static let seedSpacing = 1000.0
 
     private mutating func consider(_ p: Quadratic, w: Double, _ cell: CellCrossing) {
         let d = cell.s0 + w * (cell.s1 - cell.s0)

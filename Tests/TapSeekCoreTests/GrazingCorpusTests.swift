@@ -1,0 +1,179 @@
+import Foundation
+import Testing
+import TapSeekCore
+import TapSeekTestSupport
+
+/// The exact engine against brute force on grazing rays: rays aimed within centimetres of thin
+/// crests, of ridges lying exactly on post lines (and rays running exactly along them), of
+/// cliff edges and of random rough terrain, under a geoid with kinks. The first hit must be
+/// the brute force's to 1 cm along the ray, and no crossing may be missed.
+@Suite(.timeLimit(.minutes(3)))
+struct GrazingCorpusTests {
+    /// Offsets of the aim point above (+) and below (−) the crest, metres.
+    static let offsets = [-0.05, -0.02, -0.01, 0.01, 0.02, 0.05]
+
+    /// A geoid of 0.25° posts around the test area with random undulations 40–60 m, so that
+    /// rays cross its cell edges, where its bilinear surface has kinks.
+    static let kinkedGeoid: Geoid = {
+        var random = SplitMix64(seed: 7)
+        let heights = (0..<(41 * 41)).map { _ in Float(40 + Double(random.next() % 2001) / 100) }
+        return Geoid(grid: ElevationGrid(north: 51, west: 3, latitudeSpacing: 0.25, longitudeSpacing: 0.25,
+                                         rows: 41, columns: 41, heights: heights))
+    }()
+
+    static func grid(north: Double, west: Double, spacing: Double, rows: Int, columns: Int,
+                     height: (Int, Int) -> Double) -> ElevationGrid {
+        var heights = [Float](repeating: 0, count: rows * columns)
+        for r in 0..<rows { for c in 0..<columns { heights[r * columns + c] = Float(height(r, c)) } }
+        return ElevationGrid(north: north, west: west, latitudeSpacing: spacing, longitudeSpacing: spacing,
+                             rows: rows, columns: columns, heights: heights)
+    }
+
+    /// The ENU direction from the eye that passes (refraction included) through a point at
+    /// `msl` metres above mean sea level: the straight line is aimed above the point by the
+    /// drop k·(s·cos e)²/(2R) it will have there.
+    static func aim(from eye: GeodeticPosition, latitude: Double, longitude: Double, msl: Double, geoid: Geoid,
+                    refraction: Double) -> Vector3 {
+        let frame = LocalFrame(origin: eye)
+        let n = geoid.undulation(latitude: latitude, longitude: longitude)
+        let radius = Ellipsoid.wgs84.meanRadius(latitude: eye.latitude * .pi / 180)
+        var lift = 0.0
+        var direction = Vector3(0, 1, 0)
+        for _ in 0..<3 {
+            let target = Ellipsoid.wgs84.ecef(GeodeticPosition(latitude: latitude, longitude: longitude, height: msl + n + lift))
+            let v = frame.enu(ofECEF: target)
+            direction = v.normalized
+            let horizontal = (v.x * v.x + v.y * v.y)
+            lift = refraction * horizontal / (2 * radius)
+        }
+        return direction
+    }
+
+    /// Runs one ray both ways and compares. `limit` bounds the brute force (slant metres).
+    /// Returns whether the brute force found a hit.
+    @discardableResult
+    static func check(eye: GeodeticPosition, direction: Vector3, grid: ElevationGrid, geoid: Geoid, slope: Double,
+                      limit: Double, refraction: Double = 0.13, _ label: String) -> Bool {
+        var march = SightlineMarch(observer: eye, direction: direction, geoid: geoid, settings: MarchSettings(refraction: refraction))
+        var terrain = grid
+        let engine = march.run(over: &terrain, maximumTerrain: Double(grid.maximumHeight))
+        let brute = BruteForceSightline(eye: eye, direction: direction, refraction: refraction, geoid: geoid, slope: slope)
+            .firstHit(over: grid, limit: limit)
+        if let brute {
+            #expect(engine.outcome == .hit, "\(label): brute force hits at \(brute) m, engine \(engine.outcome)")
+            #expect(abs(engine.marchedDistance - brute) < 0.01, "\(label): engine \(engine.marchedDistance) m, brute force \(brute) m")
+            return true
+        }
+        #expect(engine.outcome != .hit || engine.marchedDistance > limit - 0.01,
+                "\(label): engine hits at \(engine.marchedDistance) m, brute force sees nothing up to \(limit) m")
+        return false
+    }
+
+    /// A ridge one post wide along a post row, 150 m over a 600 m plain, 1″ posts: rays from
+    /// three places and at three obliquities aimed at a post of the crest ± 1–5 cm.
+    @Test func thinCrestOnAPostRow() {
+        let spacing = 1.0 / 3600, north = 46.05, west = 7.45
+        let crestRow = 100
+        let grid = Self.grid(north: north, west: west, spacing: spacing, rows: 200, columns: 200) { r, _ in r == crestRow ? 750 : 600 }
+        var cases = 0, hits = 0
+        for (eyeRow, eyeColumn, eyeMSL) in [(190, 100, 640.0), (160, 40, 700.0), (199, 170, 900.0)] {
+            let eye = GeodeticPosition(latitude: north - Double(eyeRow) * spacing, longitude: west + Double(eyeColumn) * spacing,
+                                       height: eyeMSL + Self.kinkedGeoid.undulation(latitude: 46, longitude: 7.5))
+            for targetColumn in [60, 100, 141] {
+                for offset in Self.offsets {
+                    let lat = north - Double(crestRow) * spacing, lon = west + Double(targetColumn) * spacing
+                    let direction = Self.aim(from: eye, latitude: lat, longitude: lon, msl: 750 + offset, geoid: Self.kinkedGeoid, refraction: 0.13)
+                    let hit = Self.check(eye: eye, direction: direction, grid: grid, geoid: Self.kinkedGeoid, slope: 10, limit: 6000,
+                                         "eye (\(eyeRow), \(eyeColumn)), crest column \(targetColumn), \(offset) m")
+                    // Every eye is below the crest: aimed under it, the ray meets its face.
+                    #expect(hit == (offset < 0), "crest column \(targetColumn), \(offset) m")
+                    cases += 1
+                    hits += hit ? 1 : 0
+                }
+            }
+        }
+        #expect(cases == 54 && hits == 27)
+    }
+
+    /// The track runs exactly along a post column (the observer stands on it, looking north)
+    /// toward a crest on a post row: the ray lies on cell edges the whole way.
+    @Test func rayAlongAPostLineToARidgeOnAPostLine() {
+        let spacing = 3.0 / 3600, north = 46.2, west = 7.4
+        let grid = Self.grid(north: north, west: west, spacing: spacing, rows: 150, columns: 60) { r, c in
+            (r == 40 ? 1900 : 1200) + Double((c * 37) % 11)
+        }
+        let eye = GeodeticPosition(latitude: north - 140 * spacing, longitude: west + 30 * spacing,
+                                   height: 1300 + Self.kinkedGeoid.undulation(latitude: 46.1, longitude: 7.4))
+        for offset in Self.offsets {
+            // Due north along the column: azimuth 0 keeps the track on the meridian.
+            let crest = 1900 + Double((30 * 37) % 11)
+            let elevation = Self.elevationAngle(from: eye, latitude: north - 40 * spacing, longitude: eye.longitude, msl: crest + offset)
+            let direction = ViewDirection(azimuth: 0, elevation: elevation).enu
+            let hit = Self.check(eye: eye, direction: direction, grid: grid, geoid: Self.kinkedGeoid, slope: 10, limit: 10_000,
+                                 "along the column, \(offset) m")
+            #expect(hit == (offset < 0), "along the column, \(offset) m")
+        }
+    }
+
+    /// The elevation angle (degrees) of the refracted ray from the eye through a point.
+    static func elevationAngle(from eye: GeodeticPosition, latitude: Double, longitude: Double, msl: Double) -> Double {
+        ViewDirection(enu: aim(from: eye, latitude: latitude, longitude: longitude, msl: msl, geoid: kinkedGeoid, refraction: 0.13)).elevation
+    }
+
+    /// A 1 000 m cliff rising within one 1″ cell (slope 33): rays aimed at its edge ± 1–5 cm,
+    /// from below and from above.
+    @Test func nearVerticalCliffEdge() {
+        let spacing = 1.0 / 3600, north = 46.05, west = 7.45
+        let grid = Self.grid(north: north, west: west, spacing: spacing, rows: 120, columns: 80) { r, _ in r <= 50 ? 2000 : 1000 }
+        for (eyeMSL, eyeRow) in [(1100.0, 119), (2300.0, 110), (1990.0, 100)] {
+            let eye = GeodeticPosition(latitude: north - Double(eyeRow) * spacing, longitude: west + 35 * spacing,
+                                       height: eyeMSL + Self.kinkedGeoid.undulation(latitude: 46.04, longitude: 7.46))
+            for offset in Self.offsets {
+                let direction = Self.aim(from: eye, latitude: north - 50 * spacing, longitude: west + 47.3 * spacing, msl: 2000 + offset,
+                                         geoid: Self.kinkedGeoid, refraction: 0.13)
+                let hit = Self.check(eye: eye, direction: direction, grid: grid, geoid: Self.kinkedGeoid, slope: 40, limit: 4000,
+                                     "cliff from \(eyeMSL) m, \(offset) m")
+                // From above the plateau every ray comes down on it or on the face; from below,
+                // only those aimed under the edge meet the face (over it, the plateau is level).
+                #expect(hit == (eyeMSL > 2000 || offset < 0), "cliff from \(eyeMSL) m, \(offset) m")
+            }
+        }
+    }
+
+    /// Rough random terrain (3″ posts, up to ±300 m): rays aimed at random posts and random
+    /// points inside cells, ± 2 cm, and under random refraction.
+    @Test func randomRoughTerrain() {
+        var random = SplitMix64(seed: 2026)
+        func uniform() -> Double { Double(random.next() % 1_000_001) / 1_000_000 }
+        let spacing = 3.0 / 3600, north = 46.1, west = 7.4
+        let heights = (0..<(121 * 121)).map { _ in 1500 + 600 * (uniform() - 0.5) }
+        let grid = Self.grid(north: north, west: west, spacing: spacing, rows: 121, columns: 121) { r, c in heights[r * 121 + c] }
+        var atAim = 0
+        for i in 0..<40 {
+            let eye = GeodeticPosition(latitude: north - (20 + 80 * uniform()) * spacing, longitude: west + (20 + 80 * uniform()) * spacing,
+                                       height: 1900 + 300 * uniform() + 50)
+            // Random posts for even cases (a peak's tip), random points inside cells for odd.
+            let r = 2 + 116 * uniform(), c = 2 + 116 * uniform()
+            let (tr, tc) = i % 2 == 0 ? (r.rounded(), c.rounded()) : (r, c)
+            let lat = north - tr * spacing, lon = west + tc * spacing
+            guard let h = grid.height(latitude: lat, longitude: lon) else { continue }
+            let k = -0.2 + 0.4 * uniform()
+            for offset in [-0.02, 0.02] {
+                let direction = Self.aim(from: eye, latitude: lat, longitude: lon, msl: h + offset, geoid: Self.kinkedGeoid, refraction: k)
+                // How far the aim point is: a ray that reaches it unblocked grazes it.
+                let frame = LocalFrame(origin: eye)
+                let aimed = frame.enu(of: GeodeticPosition(latitude: lat, longitude: lon,
+                                                           height: h + Self.kinkedGeoid.undulation(latitude: lat, longitude: lon))).length
+                let limit = aimed + 500
+                var march = SightlineMarch(observer: eye, direction: direction, geoid: Self.kinkedGeoid, settings: MarchSettings(refraction: k))
+                var terrain = grid
+                let engine = march.run(over: &terrain, maximumTerrain: Double(grid.maximumHeight))
+                Self.check(eye: eye, direction: direction, grid: grid, geoid: Self.kinkedGeoid, slope: 10, limit: limit,
+                           refraction: k, "random ray \(i), \(offset) m")
+                if offset < 0, engine.outcome == .hit, abs(engine.marchedDistance - aimed) < 1 { atAim += 1 }
+            }
+        }
+        // A fair share of the rays are not blocked before their aim point and so graze it.
+        #expect(atAim >= 5, "\(atAim) rays grazed their aim point")
+    }
+}

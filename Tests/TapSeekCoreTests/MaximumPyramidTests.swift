@@ -1,0 +1,52 @@
+import Testing
+import TapSeekCore
+import TapSeekTestSupport
+
+/// The maximum pyramid bounds every post of its blocks, and costs little memory.
+struct MaximumPyramidTests {
+    static func randomGrid(rows: Int, columns: Int, seed: UInt64, voids: Bool = false) -> ElevationGrid {
+        var random = SplitMix64(seed: seed)
+        let heights = (0..<(rows * columns)).map { _ -> Float in
+            voids && random.next() % 50 == 0 ? .nan : Float(random.next() % 5000)
+        }
+        return ElevationGrid(north: 47, west: 9, latitudeSpacing: 0.001, longitudeSpacing: 0.001, rows: rows, columns: columns, heights: heights)
+    }
+
+    /// Each block's value is exactly the highest post whose cells it covers (edge posts shared),
+    /// at every level, for grids whose sizes are and are not multiples of the block.
+    @Test(arguments: [(17, 17), (23, 41), (2, 2), (101, 7)])
+    func everyBlockHoldsItsHighestPost(shape: (Int, Int)) {
+        let grid = Self.randomGrid(rows: shape.0, columns: shape.1, seed: UInt64(shape.0 * 100 + shape.1))
+        let pyramid = grid.pyramid
+        for level in 0..<pyramid.levels {
+            let size = MaximumPyramid.cellsPerBlock(level: level)
+            for br in 0..<pyramid.blockRows[level] {
+                for bc in 0..<pyramid.blockColumns[level] {
+                    var expected = -Float.infinity
+                    for r in (br * size)...min((br + 1) * size, grid.rows - 1) {
+                        for c in (bc * size)...min((bc + 1) * size, grid.columns - 1) {
+                            expected = max(expected, grid.post(row: r, column: c) ?? -.infinity)
+                        }
+                    }
+                    #expect(pyramid.maximum(level: level, row: br, column: bc) == expected, "level \(level) block (\(br), \(bc))")
+                }
+            }
+        }
+        #expect(pyramid.blockRows.last == 1 && pyramid.blockColumns.last == 1)
+        #expect(pyramid.maximum(level: pyramid.levels - 1, row: 0, column: 0) == grid.maximumHeight)
+    }
+
+    @Test func aBlockWithAVoidIsUnbounded() {
+        let grid = ElevationGrid(north: 47, west: 9, latitudeSpacing: 0.001, longitudeSpacing: 0.001, rows: 9, columns: 9,
+                                 heights: (0..<81).map { $0 == 40 ? .nan : 100 })
+        // Post (4, 4) is the corner shared by the four level-0 blocks: all of them hold it.
+        for br in 0..<2 { for bc in 0..<2 { #expect(grid.pyramid.maximum(level: 0, row: br, column: bc) == .infinity) } }
+    }
+
+    /// A 3″ tile's pyramid takes under 15 % of the tile's memory.
+    @Test func pyramidOfA3ArcSecondTileIsSmall() {
+        let grid = Self.randomGrid(rows: 1201, columns: 1201, seed: 1)
+        let tile = grid.heights.count * MemoryLayout<Float>.stride
+        #expect(Double(grid.pyramid.byteCount) / Double(tile) < 0.15)
+    }
+}

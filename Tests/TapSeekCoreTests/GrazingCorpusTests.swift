@@ -29,44 +29,19 @@ struct GrazingCorpusTests {
                              rows: rows, columns: columns, heights: heights)
     }
 
-    /// The ENU direction from the eye that passes (refraction included) through a point at
-    /// `msl` metres above mean sea level: the straight line is aimed above the point by the
-    /// drop k·(s·cos e)²/(2R) it will have there.
     static func aim(from eye: GeodeticPosition, latitude: Double, longitude: Double, msl: Double, geoid: Geoid,
                     refraction: Double) -> Vector3 {
-        let frame = LocalFrame(origin: eye)
-        let n = geoid.undulation(latitude: latitude, longitude: longitude)
-        let radius = Ellipsoid.wgs84.meanRadius(latitude: eye.latitude * .pi / 180)
-        var lift = 0.0
-        var direction = Vector3(0, 1, 0)
-        for _ in 0..<3 {
-            let target = Ellipsoid.wgs84.ecef(GeodeticPosition(latitude: latitude, longitude: longitude, height: msl + n + lift))
-            let v = frame.enu(ofECEF: target)
-            direction = v.normalized
-            let horizontal = (v.x * v.x + v.y * v.y)
-            lift = refraction * horizontal / (2 * radius)
-        }
-        return direction
+        BruteForceSightline.aim(from: eye, latitude: latitude, longitude: longitude, msl: msl, geoid: geoid, refraction: refraction)
     }
 
-    /// Runs one ray both ways and compares. `limit` bounds the brute force (slant metres).
-    /// Returns whether the brute force found a hit.
+    /// Runs one ray both ways and compares; returns whether the brute force found a hit.
     @discardableResult
     static func check(eye: GeodeticPosition, direction: Vector3, grid: ElevationGrid, geoid: Geoid, slope: Double,
                       limit: Double, refraction: Double = 0.13, _ label: String) -> Bool {
-        var march = SightlineMarch(observer: eye, direction: direction, geoid: geoid, settings: MarchSettings(refraction: refraction))
-        var terrain = grid
-        let engine = march.run(over: &terrain, maximumTerrain: Double(grid.maximumHeight))
-        let brute = BruteForceSightline(eye: eye, direction: direction, refraction: refraction, geoid: geoid, slope: slope)
-            .firstHit(over: grid, limit: limit)
-        if let brute {
-            #expect(engine.outcome == .hit, "\(label): brute force hits at \(brute) m, engine \(engine.outcome)")
-            #expect(abs(engine.marchedDistance - brute) < 0.01, "\(label): engine \(engine.marchedDistance) m, brute force \(brute) m")
-            return true
-        }
-        #expect(engine.outcome != .hit || engine.marchedDistance > limit - 0.01,
-                "\(label): engine hits at \(engine.marchedDistance) m, brute force sees nothing up to \(limit) m")
-        return false
+        let outcome = BruteForceSightline.compare(eye: eye, direction: direction, grid: grid, geoid: geoid, slope: slope,
+                                                  limit: limit, refraction: refraction)
+        #expect(outcome.mismatch == nil, "\(label): \(outcome.mismatch ?? "")")
+        return outcome.bruteForceHits
     }
 
     /// A ridge one post wide along a post row, 150 m over a 600 m plain, 1″ posts: rays from
@@ -164,13 +139,10 @@ struct GrazingCorpusTests {
                 let frame = LocalFrame(origin: eye)
                 let aimed = frame.enu(of: GeodeticPosition(latitude: lat, longitude: lon,
                                                            height: h + Self.kinkedGeoid.undulation(latitude: lat, longitude: lon))).length
-                let limit = aimed + 500
-                var march = SightlineMarch(observer: eye, direction: direction, geoid: Self.kinkedGeoid, settings: MarchSettings(refraction: k))
-                var terrain = grid
-                let engine = march.run(over: &terrain, maximumTerrain: Double(grid.maximumHeight))
-                Self.check(eye: eye, direction: direction, grid: grid, geoid: Self.kinkedGeoid, slope: 10, limit: limit,
-                           refraction: k, "random ray \(i), \(offset) m")
-                if offset < 0, engine.outcome == .hit, abs(engine.marchedDistance - aimed) < 1 { atAim += 1 }
+                let outcome = BruteForceSightline.compare(eye: eye, direction: direction, grid: grid, geoid: Self.kinkedGeoid, slope: 10,
+                                                          limit: aimed + 500, refraction: k)
+                #expect(outcome.mismatch == nil, "random ray \(i), \(offset) m: \(outcome.mismatch ?? "")")
+                if offset < 0, outcome.engine.outcome == .hit, abs(outcome.engine.marchedDistance - aimed) < 1 { atAim += 1 }
             }
         }
         // A fair share of the rays are not blocked before their aim point and so graze it.

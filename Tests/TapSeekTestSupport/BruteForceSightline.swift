@@ -10,7 +10,8 @@ import TapSeekCore
 /// than `slope` × 1.5 m above the terrain (terrain no steeper than `slope` cannot reach it
 /// before the next sample), every 0.1 m nearer, and every local minimum of the margin seen at
 /// 0.1 m is searched further (golden section down to 0.1 mm) so that a dip thinner than the
-/// sampling is not missed. A crossing is then bisected to 0.1 mm.
+/// sampling is not missed. A crossing is then bisected to 0.1 mm, and so is the edge of known
+/// terrain when the ray comes out of a void already below it.
 public struct BruteForceSightline {
     public let eye: GeodeticPosition
     public let direction: Vector3
@@ -58,8 +59,9 @@ public struct BruteForceSightline {
             let next = s + step
             let m = margin(at: next, over: grid)
             if let m, m <= 0 {
-                if let previous, previous > 0 { return bisect(s, next, over: grid) }
-                return next
+                // After unknown terrain, the hit is where the terrain becomes known.
+                if previous == nil { return bisect(s, next, over: grid) { $0 != nil } }
+                return bisect(s, next, over: grid)
             }
             // A local minimum at 0.1 m: search it for a dip below zero.
             fine.append((next, m))
@@ -87,13 +89,55 @@ public struct BruteForceSightline {
         return nil
     }
 
-    /// The crossing between a (above) and b (at or below), to 0.1 mm.
-    private func bisect(_ a: Double, _ b: Double, over grid: ElevationGrid) -> Double {
+    /// The first point between a and b (where `reached` holds) at which `reached` holds of the
+    /// margin, to 0.1 mm; by default, where the ray is at or below the terrain.
+    private func bisect(_ a: Double, _ b: Double, over grid: ElevationGrid,
+                        reached: (Double?) -> Bool = { $0.map { $0 <= 0 } ?? false }) -> Double {
         var lo = a, hi = b
         while hi - lo > 1e-4 {
             let mid = (lo + hi) / 2
-            if let m = margin(at: mid, over: grid), m <= 0 { hi = mid } else { lo = mid }
+            if reached(margin(at: mid, over: grid)) { hi = mid } else { lo = mid }
         }
         return hi
+    }
+
+    /// The ENU direction from the eye that passes (refraction included) through a point at
+    /// `msl` metres above mean sea level: the straight line is aimed above the point by the
+    /// drop k·(s·cos e)²/(2R) it will have there.
+    public static func aim(from eye: GeodeticPosition, latitude: Double, longitude: Double, msl: Double, geoid: Geoid,
+                           refraction: Double) -> Vector3 {
+        let frame = LocalFrame(origin: eye)
+        let n = geoid.undulation(latitude: latitude, longitude: longitude)
+        let radius = Ellipsoid.wgs84.meanRadius(latitude: eye.latitude * .pi / 180)
+        var lift = 0.0
+        var direction = Vector3(0, 1, 0)
+        for _ in 0..<3 {
+            let target = Ellipsoid.wgs84.ecef(GeodeticPosition(latitude: latitude, longitude: longitude, height: msl + n + lift))
+            let v = frame.enu(ofECEF: target)
+            direction = v.normalized
+            lift = refraction * (v.x * v.x + v.y * v.y) / (2 * radius)
+        }
+        return direction
+    }
+
+    /// The engine's march and the brute force on one ray over a grid: whether the brute force
+    /// hits within `limit` slant metres, and what disagrees (nil when the engine hits where the
+    /// brute force does, to 1 cm along the ray, or neither hits before `limit`).
+    public static func compare(eye: GeodeticPosition, direction: Vector3, grid: ElevationGrid, geoid: Geoid, slope: Double,
+                               limit: Double, refraction: Double) -> (bruteForceHits: Bool, engine: SightlineMarch.Result, mismatch: String?) {
+        var march = SightlineMarch(observer: eye, direction: direction, geoid: geoid, settings: MarchSettings(refraction: refraction))
+        var terrain = grid
+        let engine = march.run(over: &terrain, maximumTerrain: Double(grid.maximumHeight))
+        let brute = BruteForceSightline(eye: eye, direction: direction, refraction: refraction, geoid: geoid, slope: slope)
+            .firstHit(over: grid, limit: limit)
+        if let brute {
+            if engine.outcome != .hit { return (true, engine, "brute force hits at \(brute) m, the engine does not (\(engine.outcome))") }
+            if abs(engine.marchedDistance - brute) >= 0.01 { return (true, engine, "engine hits at \(engine.marchedDistance) m, brute force at \(brute) m") }
+            return (true, engine, nil)
+        }
+        if engine.outcome == .hit, engine.marchedDistance <= limit - 0.01 {
+            return (false, engine, "engine hits at \(engine.marchedDistance) m, brute force sees nothing up to \(limit) m")
+        }
+        return (false, engine, nil)
     }
 }

@@ -27,10 +27,12 @@ struct FirstHit: RayVisitor {
         return cell.ellipsoidalRay.minimum(from: 0, to: 1) - cell.highestUndulation - RayPath.modelTolerance <= top
     }
 
-    mutating func visit(_ cell: CellCrossing) -> Bool {
+    mutating func visit(_ crossing: CellCrossing) -> Bool {
+        var cell = crossing
         if cell.hasVoid {
             crossedVoid = true
-            return false
+            guard let edge = cell.knownEdge() else { return false }
+            cell = edge
         }
         guard let w = Self.firstContact(cell.ray, above: cell.terrain) else { return false }
         hit = cell.s0 + w * (cell.s1 - cell.s0)

@@ -28,6 +28,23 @@ struct CellCrossing {
 
     var hasVoid: Bool { (h00 + h01 + h10 + h11).isNaN }
 
+    /// A cell with a void post is unknown, except along an edge whose two posts are known: a
+    /// chord that runs along such an edge (to a millionth of a cell, as
+    /// ``ElevationGrid/interpolate(latitude:longitude:)`` snaps) reads the edge. This gives the
+    /// cell with the chord snapped onto the edge and the void posts, which then weigh nothing,
+    /// set to 0; nil when the chord crosses unknown terrain.
+    func knownEdge() -> CellCrossing? {
+        let snap = 1e-6
+        func on(_ a: Double, _ b: Double, _ line: Double) -> Bool { abs(a - line) < snap && abs(b - line) < snap }
+        var cell = self
+        if on(tr0, tr1, 0) { cell.tr0 = 0; cell.tr1 = 0; cell.h10 = 0; cell.h11 = 0 }
+        else if on(tr0, tr1, 1) { cell.tr0 = 1; cell.tr1 = 1; cell.h00 = 0; cell.h01 = 0 }
+        else if on(tc0, tc1, 0) { cell.tc0 = 0; cell.tc1 = 0; cell.h01 = 0; cell.h11 = 0 }
+        else if on(tc0, tc1, 1) { cell.tc0 = 1; cell.tc1 = 1; cell.h00 = 0; cell.h10 = 0 }
+        else { return nil }
+        return cell.hasVoid ? nil : cell
+    }
+
     /// The bilinear terrain along the chord as a quadratic in w, metres above mean sea level.
     var terrain: Quadratic {
         let east = h01 - h00, south = h10 - h00, twist = h11 - h10 - h01 + h00

@@ -40,10 +40,12 @@ struct SkylineSearch: RayVisitor {
         return bound(height: top + cell.highestUndulation, from: cell.s0, to: cell.s1) > tangent
     }
 
-    mutating func visit(_ cell: CellCrossing) -> Bool {
+    mutating func visit(_ crossing: CellCrossing) -> Bool {
+        var cell = crossing
         if cell.hasVoid {
             crossedVoid = true
-            return false
+            guard let edge = cell.knownEdge() else { return false }
+            cell = edge
         }
         let t = cell.terrain
         let span = cell.s1 - cell.s0

@@ -18,7 +18,7 @@ extension Ellipsoid {
 
     /// ECEF → geodetic.
     ///
-    /// Bowring's parametric-latitude start followed by three refinements of the latitude, all in
+    /// Bowring's parametric-latitude start followed by two refinements of the latitude, all in
     /// tangents (square roots, no trigonometry but one atan and one atan2): accurate to well
     /// under 1 mm in height and 1e-11° in latitude for heights from −10 km to +1000 km (tests
     /// check −500 m … 10 000 m against ``ecef(_:)``).
@@ -37,7 +37,7 @@ extension Ellipsoid {
         // tan β = (1 − f)·tan φ; sin and cos follow from the tangent.
         var tanBeta = (a * v.z) / (b * p)
         var tanPhi = 0.0
-        for _ in 0..<3 {
+        for _ in 0..<2 {
             let cb = 1 / (1 + tanBeta * tanBeta).squareRoot(), sb = tanBeta * cb
             tanPhi = (v.z + ep2 * b * sb * sb * sb) / (p - e2 * a * cb * cb * cb)
             tanBeta = (1 - flattening) * tanPhi

@@ -140,7 +140,7 @@ extension RayPath {
         var undulation = (at: Double.nan, value: 0.0)
         // Where the track runs one way along an axis over the whole stretch (nearly always: it
         // bends by millimetres per kilometre), a cell is left only through its side ahead.
-        let rowExit = row.exitFunction(from: u, to: uEnd), columnExit = column.exitFunction(from: u, to: uEnd)
+        let rowHeading = row.heading(from: u, to: uEnd), columnHeading = column.heading(from: u, to: uEnd)
         return grid.heights.withUnsafeBufferPointer { h -> WalkEnd in
             while u < uEnd {
                 let r = row(u + Self.nudge), c = column(u + Self.nudge)
@@ -149,8 +149,8 @@ extension RayPath {
                 let br = min(Int(r) / size, pyramid.blockRows[level] - 1), bc = min(Int(c) / size, pyramid.blockColumns[level] - 1)
                 let r0 = Double(br * size), r1 = min(Double((br + 1) * size), lastRow)
                 let c0 = Double(bc * size), c1 = min(Double((bc + 1) * size), lastColumn)
-                let uExit = min(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd),
-                                column.exit(from: c0, c1, after: u + half, limit: uEnd))
+                let uExit = min(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd, heading: rowHeading),
+                                column.exit(from: c0, c1, after: u + half, limit: uEnd, heading: columnHeading))
                 let maximum = Double(pyramid.maximum(level: level, row: br, column: bc))
                 if !visitor.mayMatter(maximum: maximum, segment: segment, from: u, to: uExit) {
                     u = uExit
@@ -165,8 +165,9 @@ extension RayPath {
                 while v < uExit {
                     let rv = row(v + Self.nudge), cv = column(v + Self.nudge)
                     let cellRow = min(max(Int(rv), 0), grid.rows - 2), cellColumn = min(max(Int(cv), 0), columns - 2)
-                    let vExit = min(uExit, rowExit(Double(cellRow), Double(cellRow + 1), v + half, uExit),
-                                    columnExit(Double(cellColumn), Double(cellColumn + 1), v + half, uExit))
+                    let vExit = min(uExit, row.exit(from: Double(cellRow), Double(cellRow + 1), after: v + half, limit: uExit, heading: rowHeading),
+                                    column.exit(from: Double(cellColumn), Double(cellColumn + 1), after: v + half, limit: uExit,
+                                                heading: columnHeading))
                     let i = cellRow * columns + cellColumn
                     let du = vExit - v
                     let height = segment.height

@@ -185,17 +185,24 @@ struct Quadratic {
         min(firstCrossing(of: low, after: after, limit: limit), firstCrossing(of: high, after: after, limit: limit))
     }
 
-    /// ``exit(from:_:after:limit:)`` for a stretch [u0, u1]: where the quadratic is monotonic
-    /// there, only the bound it moves toward is solved for.
-    func exitFunction(from u0: Double, to u1: Double) -> (Double, Double, Double, Double) -> Double {
-        let vertex = a == 0 ? Double.infinity : -b / (2 * a)
-        let monotonic = !(vertex > u0 && vertex < u1)
-        let rising = slope((u0 + u1) / 2) > 0
-        let q = self
-        if monotonic, b != 0 || a != 0 {
-            return rising ? { _, high, after, limit in q.firstCrossing(of: high, after: after, limit: limit) }
-                          : { low, _, after, limit in q.firstCrossing(of: low, after: after, limit: limit) }
+    /// Where a monotonic quadratic heads over a stretch [u0, u1]: +1 rising, −1 falling, 0 when it
+    /// turns inside the stretch (or is constant), for ``exit(from:_:after:limit:heading:)``.
+    func heading(from u0: Double, to u1: Double) -> Int {
+        if a != 0 {
+            let vertex = -b / (2 * a)
+            if vertex > u0, vertex < u1 { return 0 }
         }
-        return { low, high, after, limit in q.exit(from: low, high, after: after, limit: limit) }
+        let m = slope((u0 + u1) / 2)
+        return m > 0 ? 1 : (m < 0 ? -1 : 0)
+    }
+
+    /// ``exit(from:_:after:limit:)`` knowing the heading: a monotonic quadratic can only leave
+    /// through the bound it moves toward.
+    @inline(__always) func exit(from low: Double, _ high: Double, after: Double, limit: Double, heading: Int) -> Double {
+        switch heading {
+        case 1: return firstCrossing(of: high, after: after, limit: limit)
+        case -1: return firstCrossing(of: low, after: after, limit: limit)
+        default: return exit(from: low, high, after: after, limit: limit)
+        }
     }
 }

@@ -186,7 +186,7 @@ public struct SightlineMarch {
     /// The ground track from the observer to slant distance `s`: every ``trackSpacing`` and its end.
     private mutating func track(to s: Double) -> [(latitude: Double, longitude: Double)] {
         let origin = path.frame.origin
-        var points = [(origin.latitude, normalizedLongitude(origin.longitude))]
+        var points: [(latitude: Double, longitude: Double)] = [(origin.latitude, normalizedLongitude(origin.longitude))]
         var k = 1
         while Double(k) * Self.trackSpacing < s {
             let p = path.point(at: Double(k) * Self.trackSpacing)

@@ -89,7 +89,7 @@ struct SkylineSearch: RayVisitor {
     }
 
     /// Spacing of the seed samples, metres.
-    static let seedSpacing = 1000.0
+    static let seedSpacing = 2000.0
 
     private mutating func consider(_ p: Quadratic, w: Double, _ cell: CellCrossing) {
         let d = cell.s0 + w * (cell.s1 - cell.s0)

@@ -109,7 +109,7 @@ public struct Locator: Sendable {
     /// The observer's eye: position, height above mean sea level and the ground under it.
     /// - Parameter allowsOutside: whether an observer outside every tile is placed anyway (with a
     ///   warning and no ground), which needs a given altitude.
-    private func place(_ location: Reading.Location, terrain: inout TerrainSampler, warnings: inout [String],
+    func place(_ location: Reading.Location, terrain: inout TerrainSampler, warnings: inout [String],
                        allowsOutside: Bool = false) throws(LocateResult.Failure) -> LocateResult.Observer {
         let p: (latitude: Double, longitude: Double)
         do {

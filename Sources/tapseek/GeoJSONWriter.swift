@@ -197,7 +197,7 @@ enum GeoJSONWriter {
 
     private static func isPlaceable(_ p: Position) -> Bool { p.longitude.isFinite && p.latitude.isFinite }
 
-    private static func writePosition(_ p: Position, to out: inout OutputBuffer) {
+    static func writePosition(_ p: Position, to out: inout OutputBuffer) {
         out.append("[")
         out.appendFixed(p.longitude, decimals: 7)
         out.append(",")
@@ -209,7 +209,7 @@ enum GeoJSONWriter {
         out.append("]")
     }
 
-    private static func writePoint(_ p: Position?, to out: inout OutputBuffer) {
+    static func writePoint(_ p: Position?, to out: inout OutputBuffer) {
         guard let p, isPlaceable(p) else { out.append("null"); return }
         out.append("{\"type\":\"Point\",\"coordinates\":")
         writePosition(p, to: &out)
@@ -218,7 +218,7 @@ enum GeoJSONWriter {
 
     /// A LineString, or a MultiLineString when there are several parts (after cutting at the
     /// antimeridian) or `forceMulti`. Parts of fewer than two positions are dropped.
-    private static func writeLines(_ lines: [[Position]], to out: inout OutputBuffer, forceMulti: Bool = false) {
+    static func writeLines(_ lines: [[Position]], to out: inout OutputBuffer, forceMulti: Bool = false) {
         let parts = lines.flatMap(cutAtAntimeridian).filter { $0.count >= 2 }
         let multi = forceMulti || parts.count != 1
         out.append(multi ? "{\"type\":\"MultiLineString\",\"coordinates\":[" : "{\"type\":\"LineString\",\"coordinates\":")

@@ -63,17 +63,7 @@ struct LocateCommand: ParsableCommand {
         let picture = ProfilePlot(observer: .init(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude),
                                   target: target, targetIsHit: result.status == .hit, samples: result.profile,
                                   refraction: result.sightline?.refraction ?? MarchSettings.defaultRefraction, title: title)
-        let url = URL(fileURLWithPath: path)
-        let folder = url.deletingLastPathComponent().path
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: folder, isDirectory: &isFolder), isFolder.boolValue else {
-            throw InputError("--plot \(path): no such folder \(folder)")
-        }
-        do {
-            try Data(picture.svg().utf8).write(to: url)
-        } catch {
-            throw InputError("--plot \(path): cannot be written (permissions, or a folder of that name?)")
-        }
+        try SVGFile.write(picture.svg(), to: path, option: "--plot")
     }
 
     /// A whole small input: a file, or stdin for `-`.

@@ -21,10 +21,13 @@ struct LocateOptions: ParsableArguments {
     }
 
     func locator(recordsProfile: Bool = false) throws -> Locator {
+        try Self.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction, step: step, recordsProfile: recordsProfile))
+    }
+
+    /// A locator over the DEM with the EGM96 geoid and, when the index is built, placemarks.
+    static func locator(demOptions: DEMOptions, settings: MarchSettings) throws -> Locator {
         let geoid: Geoid
         do { geoid = try Geoid() } catch { throw InputError("cannot read the EGM96 geoid: \(error.description) (install Debian's proj-data)") }
-        return Locator(catalog: try demOptions.openCatalog(), geoid: geoid,
-                       settings: MarchSettings(refraction: refraction, step: step, recordsProfile: recordsProfile),
-                       placemarks: Placemarks.lookup())
+        return Locator(catalog: try demOptions.openCatalog(), geoid: geoid, settings: settings, placemarks: Placemarks.lookup())
     }
 }

@@ -33,15 +33,8 @@ enum ResultJSON {
             out.append("}")
         }
         if let o = r.observer {
-            out.append(",\"observer\":{\"latitude\":")
-            out.appendFixed(o.latitude, decimals: 7)
-            out.append(",\"longitude\":")
-            out.appendFixed(o.longitude, decimals: 7)
-            out.append(",\"altitude\":")
-            out.appendFixed(o.altitude, decimals: 2)
-            out.append(",\"groundElevation\":")
-            if let g = o.groundElevation { out.appendFixed(g, decimals: 2) } else { out.append("null") }
-            out.append("}")
+            out.append(",\"observer\":")
+            writeObserver(o, to: &out)
         }
         if let p = r.placemark { writePlacemark(p, to: &out) }
         if r.status != .error, !r.track.isEmpty,
@@ -53,6 +46,29 @@ enum ResultJSON {
         }
         writeWarningsAndError(of: r, to: &out)
         out.append("}")
+    }
+
+    /// `{"latitude","longitude","altitude","groundElevation"}` of an observer.
+    static func writeObserver(_ o: LocateResult.Observer, to out: inout OutputBuffer) {
+        out.append("{\"latitude\":")
+        out.appendFixed(o.latitude, decimals: 7)
+        out.append(",\"longitude\":")
+        out.appendFixed(o.longitude, decimals: 7)
+        out.append(",\"altitude\":")
+        out.appendFixed(o.altitude, decimals: 2)
+        out.append(",\"groundElevation\":")
+        if let g = o.groundElevation { out.appendFixed(g, decimals: 2) } else { out.append("null") }
+        out.append("}")
+    }
+
+    /// `,"warnings":[…]`.
+    static func writeWarnings(_ warnings: [String], to out: inout OutputBuffer) {
+        out.append(",\"warnings\":[")
+        for (i, w) in warnings.enumerated() {
+            if i > 0 { out.append(",") }
+            out.appendJSONString(w)
+        }
+        out.append("]")
     }
 
     /// `,"elevation","distance","slantRange"` of a target.
@@ -77,12 +93,7 @@ enum ResultJSON {
 
     /// `,"warnings":[…]` and, for a failure, `,"error":{"code","message"}`.
     static func writeWarningsAndError(of r: LocateResult, to out: inout OutputBuffer) {
-        out.append(",\"warnings\":[")
-        for (i, w) in r.warnings.enumerated() {
-            if i > 0 { out.append(",") }
-            out.appendJSONString(w)
-        }
-        out.append("]")
+        writeWarnings(r.warnings, to: &out)
         if let e = r.error {
             out.append(",\"error\":{\"code\":")
             out.appendJSONString(e.code)

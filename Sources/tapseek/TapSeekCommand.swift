@@ -10,6 +10,7 @@ struct TapSeekCommand: AsyncParsableCommand {
         subcommands: [
             LocateCommand.self,
             BatchCommand.self,
+            PanoramaCommand.self,
             ElevationCommand.self,
             DEMCommand.self,
             PolylineCommand.self,

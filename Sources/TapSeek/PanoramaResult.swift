@@ -1,0 +1,75 @@
+import Dispatch
+import Foundation
+
+/// The 360° skyline of an observer over a DEM catalog: ``Locator/panorama(from:settings:jobs:)``.
+public struct PanoramaResult: Sendable {
+    /// Where the observer stands, as for a located reading.
+    public var observer: LocateResult.Observer
+    /// The skyline, its layers and its peaks.
+    public var panorama: Panorama
+    public var warnings: [String] = []
+}
+
+extension Locator {
+    /// The panorama seen from a location (a reading's `location`: altitude optional, as MSL or
+    /// ellipsoidal height; absent, the eye stands on the ground at eye height), its azimuths
+    /// shared among `jobs` threads. Peaks get names from `names` when given.
+    ///
+    /// - Throws: ``LocateResult/Failure`` when the observer cannot be placed (outside the DEM,
+    ///   over a void without an altitude, bad coordinates).
+    public func panorama(from location: Reading.Location, settings: Panorama.Settings,
+                         jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                         names: (@Sendable (Double, Double) -> String?)? = nil) throws(LocateResult.Failure) -> PanoramaResult {
+        var terrain = TerrainSampler(catalog: catalog)
+        var warnings: [String] = []
+        let observer = try place(location, terrain: &terrain, warnings: &warnings)
+        let undulation = geoid.undulation(latitude: observer.latitude, longitude: observer.longitude)
+        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude + undulation)
+        let range = Panorama.range(settings: settings, eyeMSL: observer.altitude, latitude: observer.latitude)
+        let count = Panorama.azimuthCount(step: settings.azimuthStep)
+        // Contiguous shares, one per job: neighbouring azimuths share tiles and cache lines.
+        let shares = max(1, min(jobs, count))
+        let parts = Parts(count: shares)
+        let catalog = self.catalog, geoid = self.geoid
+        DispatchQueue.concurrentPerform(iterations: shares) { share in
+            let azimuths = (share * count / shares)..<((share + 1) * count / shares)
+            var sampler = TerrainSampler(catalog: catalog)
+            parts.store(share, Panorama.skyline(azimuths: azimuths, eye: eye, geoid: geoid, settings: settings, range: range,
+                                                over: &sampler))
+        }
+        let points = parts.all.flatMap(\.points)
+        var panorama = Panorama(eye: eye, settings: settings, range: range, skyline: points,
+                                crossedVoid: parts.all.contains { $0.crossedVoid })
+        if let names {
+            for i in panorama.peaks.indices { panorama.peaks[i].name = names(panorama.peaks[i].latitude, panorama.peaks[i].longitude) }
+        }
+        if panorama.crossedVoid {
+            warnings.append("some sightlines crossed voids in the DEM; terrain there is unknown and may hide part of the skyline")
+        }
+        let empty = points.filter { $0.elevationAngle == nil }.count
+        if empty > 0 {
+            warnings.append("\(empty) of \(count) azimuths have no terrain data within range; their skyline is unknown")
+        }
+        return PanoramaResult(observer: observer, panorama: panorama, warnings: warnings)
+    }
+}
+
+/// The shares of a panorama computed on several threads, each stored once by its own thread.
+private final class Parts: @unchecked Sendable {
+    private var parts: [(points: [Panorama.Point], crossedVoid: Bool)]
+    private let lock = NSLock()
+
+    init(count: Int) { parts = Array(repeating: ([], false), count: count) }
+
+    func store(_ i: Int, _ part: (points: [Panorama.Point], crossedVoid: Bool)) {
+        lock.lock()
+        parts[i] = part
+        lock.unlock()
+    }
+
+    var all: [(points: [Panorama.Point], crossedVoid: Bool)] {
+        lock.lock()
+        defer { lock.unlock() }
+        return parts
+    }
+}

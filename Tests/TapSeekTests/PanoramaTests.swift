@@ -1,0 +1,92 @@
+import Foundation
+import Testing
+import TapSeek
+import TapSeekTestSupport
+
+/// Panoramas over the real Everest tile against a brute-force skyline, known summits, and
+/// themselves under any sharing of work.
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+struct PanoramaTests {
+    static let kalaPatthar = (27.9957, 86.8285)
+    /// Everest's summit, 27°59′17″ N 86°55′31″ E (2020 survey).
+    static let everest = (27.98806, 86.92528)
+
+    static func locator() throws -> Locator {
+        try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
+        return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path), geoid: try Geoid())
+    }
+
+    /// The skyline at every 10° of azimuth from 10 m above Kala Patthar, out to 30 km, against a
+    /// brute force that walks each azimuth's geodesic (PROJ) from 0.5 m out, every d/4000
+    /// (≥ 0.25 m), and takes the largest apparent elevation angle from the exact ENU geometry
+    /// plus refraction's k·d/(2R): they agree to 0.05°.
+    @Test func skylineAnglesAgreeWithABruteForceSkyline() throws {
+        let locator = try Self.locator()
+        let location = Reading.Location(latitude: Self.kalaPatthar.0, longitude: Self.kalaPatthar.1, eyeHeight: 10)
+        let result = try locator.panorama(from: location, settings: Panorama.Settings(azimuthStep: 10, range: 30_000), jobs: 2)
+        #expect(result.panorama.skyline.count == 36)
+        let o = result.observer
+        let n = locator.geoid.undulation(latitude: o.latitude, longitude: o.longitude)
+        let frame = LocalFrame(origin: GeodeticPosition(latitude: o.latitude, longitude: o.longitude, height: o.altitude + n))
+        let radius = Ellipsoid.wgs84.meanRadius(latitude: o.latitude * .pi / 180)
+        var terrain = TerrainSampler(catalog: locator.catalog)
+        for point in result.panorama.skyline {
+            var best = -Double.infinity
+            var d = 0.5
+            while d <= 30_000 {
+                let line = Geodesic.direct(latitude: o.latitude, longitude: o.longitude, azimuth: point.azimuth, distance: d)
+                let lat = line.latitude2, lon = line.longitude2
+                if let h = terrain.elevation(latitude: lat, longitude: lon) {
+                    let v = frame.enu(of: GeodeticPosition(latitude: lat, longitude: lon,
+                                                           height: h + locator.geoid.undulation(latitude: lat, longitude: lon)))
+                    let angle = atan2(v.z, (v.x * v.x + v.y * v.y).squareRoot()) + 0.13 * d / (2 * radius)
+                    best = max(best, angle * 180 / .pi)
+                }
+                d += max(0.25, d / 4000)
+            }
+            let angle = try #require(point.elevationAngle, "azimuth \(point.azimuth)")
+            #expect(abs(angle - best) < 0.05, "azimuth \(point.azimuth): engine \(angle)°, brute force \(best)°")
+        }
+    }
+
+    /// From Kala Patthar, Everest is a peak of the skyline where the geodesic says it is.
+    @Test func everestIsAPeakSeenFromKalaPatthar() throws {
+        let locator = try Self.locator()
+        let location = Reading.Location(latitude: Self.kalaPatthar.0, longitude: Self.kalaPatthar.1)
+        let result = try locator.panorama(from: location, settings: Panorama.Settings(range: 30_000))
+        let line = Geodesic.inverse(latitude1: Self.kalaPatthar.0, longitude1: Self.kalaPatthar.1,
+                                    latitude2: Self.everest.0, longitude2: Self.everest.1)
+        let peak = try #require(result.panorama.peaks.first { abs($0.azimuth - line.azimuth1) < 1 },
+                                "no peak near azimuth \(line.azimuth1)")
+        #expect(abs(peak.azimuth - line.azimuth1) < 0.3)
+        #expect(abs(peak.distance - line.distance) < 200)
+        #expect(abs(peak.elevation - 8849) < 30)
+        #expect(result.panorama.skyline.count == 3600)
+        #expect(result.warnings.isEmpty)
+    }
+
+    /// One thread or two, the same panorama to the last bit.
+    @Test func panoramaDoesNotDependOnTheJobs() throws {
+        let locator = try Self.locator()
+        let location = Reading.Location(latitude: 27.9, longitude: 86.85)
+        let settings = Panorama.Settings(azimuthStep: 1, range: 20_000, layers: Panorama.Settings.pictureLayers)
+        let one = try locator.panorama(from: location, settings: settings, jobs: 1).panorama
+        let two = try locator.panorama(from: location, settings: settings, jobs: 2).panorama
+        #expect(one.skyline == two.skyline)
+        #expect(one.peaks == two.peaks)
+        // Each layer's silhouette is at most the whole skyline, and the farther ones are higher.
+        for p in one.skyline {
+            let layers = p.layers.compactMap { $0 }
+            #expect(zip(layers, layers.dropFirst()).allSatisfy { $0 <= $1 + 1e-9 })
+            if let top = p.elevationAngle, let last = layers.last { #expect(last <= top + 0.01) }
+        }
+    }
+
+    /// An observer outside the DEM is refused with the locator's error.
+    @Test func observerOutsideTheDEMIsRefused() throws {
+        let locator = try Self.locator()
+        #expect(throws: LocateResult.Failure.self) {
+            try locator.panorama(from: Reading.Location(latitude: 10, longitude: 10), settings: Panorama.Settings(azimuthStep: 10))
+        }
+    }
+}

@@ -8,8 +8,10 @@ struct FirstHit: RayVisitor {
     /// Highest terrain the ray can meet, metres above mean sea level: past it and climbing,
     /// the ray can meet nothing more.
     let maximumTerrain: Double
-    /// Slant distance of the hit, once found.
+    /// Slant distance of the hit, once found, and the terrain's height there (metres above
+    /// mean sea level).
     var hit: Double?
+    var elevation = Double.nan
     /// Whether the ray passed over a void cell before its end.
     var crossedVoid = false
 
@@ -34,8 +36,10 @@ struct FirstHit: RayVisitor {
             guard let edge = cell.knownEdge() else { return false }
             cell = edge
         }
-        guard let w = Self.firstContact(cell.ray, above: cell.terrain) else { return false }
+        let terrain = cell.terrain
+        guard let w = Self.firstContact(cell.ray, above: terrain) else { return false }
         hit = cell.s0 + w * (cell.s1 - cell.s0)
+        elevation = terrain(w)
         return true
     }
 

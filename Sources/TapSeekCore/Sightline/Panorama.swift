@@ -165,7 +165,7 @@ public struct Panorama: Sendable {
         }
         let p = path.point(at: search.distance)
         let latitude = p.latitude, longitude = normalizedLongitude(p.longitude)
-        let elevation = terrain.elevation(latitude: latitude, longitude: longitude) ?? .nan
+        let elevation = search.elevation
         let undulation = geoid.undulation(latitude: latitude, longitude: longitude)
         let frame = path.frame
         let v = frame.enu(of: GeodeticPosition(latitude: latitude, longitude: longitude, height: elevation + undulation))

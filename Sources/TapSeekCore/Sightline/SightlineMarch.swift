@@ -127,7 +127,7 @@ public struct SightlineMarch {
             let undulation = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
             result.latitude = p.latitude
             result.longitude = normalizedLongitude(p.longitude)
-            result.elevation = terrain.elevation(latitude: p.latitude, longitude: result.longitude) ?? (p.height - undulation)
+            result.elevation = hit.elevation
             result.slantRange = slantRange(toLatitude: p.latitude, longitude: p.longitude, height: result.elevation + undulation)
         } else {
             switch end {
@@ -165,7 +165,7 @@ public struct SightlineMarch {
         result.outcome = .horizon
         result.latitude = p.latitude
         result.longitude = normalizedLongitude(p.longitude)
-        result.elevation = terrain.elevation(latitude: p.latitude, longitude: result.longitude) ?? .nan
+        result.elevation = search.elevation
         result.slantRange = slantRange(toLatitude: p.latitude, longitude: p.longitude, height: result.elevation + undulation)
     }
 

@@ -21,9 +21,11 @@ struct SkylineSearch: RayVisitor {
     let maximumTerrain: Double
     /// Highest undulation anywhere, metres.
     let highestUndulation: Double
-    /// The best tangent so far (−∞ before any terrain is seen) and where it is.
+    /// The best tangent so far (−∞ before any terrain is seen), where it is, and the terrain's
+    /// height there (metres above mean sea level).
     var tangent = -Double.infinity
     var distance = Double.nan
+    var elevation = Double.nan
     var crossedVoid = false
 
     /// Points nearer than this are the observer's own ground, metres.
@@ -53,15 +55,15 @@ struct SkylineSearch: RayVisitor {
         let p = Quadratic(a: t.a - curvature * span * span,
                           b: t.b + (cell.n1 - cell.n0) - 2 * curvature * cell.s0 * span,
                           c: t.c + cell.n0 - eye - curvature * cell.s0 * cell.s0)
-        consider(p, w: 0, cell)
-        consider(p, w: 1, cell)
+        consider(p, w: 0, cell, t)
+        consider(p, w: 1, cell, t)
         // d/dw [p/d] = 0  ⇔  a·Δ·w² + 2a·d0·w + (b·d0 − Δ·c) = 0
         let stationary = Quadratic(a: p.a * span, b: 2 * p.a * cell.s0, c: p.b * cell.s0 - span * p.c)
         var w = stationary.firstCrossing(of: 0, after: 0, limit: 1)
         if w.isFinite {
-            consider(p, w: w, cell)
+            consider(p, w: w, cell, t)
             w = stationary.firstCrossing(of: 0, after: w, limit: 1)
-            if w.isFinite { consider(p, w: w, cell) }
+            if w.isFinite { consider(p, w: w, cell, t) }
         }
         return false
     }
@@ -83,6 +85,7 @@ struct SkylineSearch: RayVisitor {
             if t > tangent {
                 tangent = t
                 distance = d
+                elevation = h
             }
             d += spacing
         }
@@ -91,13 +94,14 @@ struct SkylineSearch: RayVisitor {
     /// Spacing of the seed samples, metres.
     static let seedSpacing = 2000.0
 
-    private mutating func consider(_ p: Quadratic, w: Double, _ cell: CellCrossing) {
+    private mutating func consider(_ p: Quadratic, w: Double, _ cell: CellCrossing, _ terrain: Quadratic) {
         let d = cell.s0 + w * (cell.s1 - cell.s0)
         guard d >= Self.nearest else { return }
         let t = p(w) / d
         if t > tangent {
             tangent = t
             distance = d
+            elevation = terrain(w)
         }
     }
 

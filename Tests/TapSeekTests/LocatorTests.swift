@@ -391,6 +391,33 @@ struct LocatorTests {
             #expect(target.elevation > 3000, "skyline at \(target.elevation) m, \(target.distance) m away")
         }
 
+        /// Straight up, the skyline is looked for along the camera's heading: the result's
+        /// azimuth is the heading and the skyline point lies along it (the Eiger again).
+        @Test func verticalRayTakesItsAzimuthFromTheHeading() throws {
+            let result = try Self.locator().locate(LocatorTests.reading(latitude: 46.6240, longitude: 8.0410, heading: 208, pitch: 90))
+            #expect(result.status == .horizon)
+            #expect(result.sightline?.azimuth == 208)
+            let target = try #require(result.target)
+            let line = Geodesic.inverse(latitude1: 46.6240, longitude1: 8.0410, latitude2: target.latitude, longitude2: target.longitude)
+            #expect(abs(normalizedAzimuth(line.azimuth1) - 208) < 0.5 && target.elevation > 3000)
+            // Straight down, the ray meets the ground under the observer.
+            let down = try Self.locator().locate(LocatorTests.reading(latitude: 46.6240, longitude: 8.0410, heading: 208, pitch: -90))
+            #expect(down.status == .hit && (down.target?.distance ?? .infinity) < 0.01 && down.sightline?.azimuth == 208)
+        }
+
+        /// A ray rising north from 7 000 m out of the Everest tile (no tile beyond 28° N) leaves
+        /// the data without meeting terrain: the result says where, and is a horizon only
+        /// because the skyline along that azimuth lies inside the tile.
+        @Test func rayLeavingTheDEMSaysWhere() throws {
+            let result = try Self.locator().locate(LocatorTests.reading(latitude: 27.95, longitude: 86.6, altitude: 7000, heading: 0, pitch: 2))
+            #expect(result.status == .horizon)
+            let warning = try #require(result.warnings.first { $0.contains("left the DEM") }, "\(result.warnings)")
+            // 27.95° → 28° N is 5.5 km of ground.
+            let metres = try #require(warning.split(separator: " ").compactMap { Double($0) }.first)
+            #expect(abs(metres - 5540) < 60, "\(warning)")
+            #expect((result.target?.latitude ?? 99) <= 28)
+        }
+
         // MARK: Bad input through the library
 
         static func base() -> Reading {

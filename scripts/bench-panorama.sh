@@ -6,7 +6,8 @@
 #   scripts/bench-panorama.sh [RUNS]        (default 5 runs each; needs a release build:
 #                                             swift build -c release)
 #
-# The terrain: a 61 km window of ../shared/dem/N27E086.hgt around Kala Patthar (Khumbu), cut
+# The terrain: a 61 km window of ../shared/dem/N27E086.hgt around 27.70° N 86.66° E (lower Khumbu, west
+# of Lukla; the window lies wholly inside the tile, so it holds no voids), cut
 # with gdal_translate. tapseek reads it as is (geographic, 3″); gdal_viewshed needs a projected
 # raster, so a UTM 45N copy is warped at 90 m. tapseek: 3 600 skyline rays (0.1°) of 30 km,
 # exact on the bilinear surface; gdal_viewshed: the whole 30 km viewshed with curvature and
@@ -24,10 +25,10 @@ done
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
-lat=27.9957 lon=86.8285
+lat=27.70 lon=86.66
 # ±30.5 km: 0.2745° of latitude, 0.3105° of longitude at 28° N.
 mkdir "$work/dem"
-gdal_translate -q -projwin 86.518 28.2702 87.139 27.7212 "$tile" "$work/dem/window.tif"
+gdal_translate -q -projwin 86.3495 27.9745 86.9705 27.4255 "$tile" "$work/dem/window.tif"
 gdalwarp -q -t_srs EPSG:32645 -tr 90 90 -r bilinear "$work/dem/window.tif" "$work/window-utm.tif"
 read -r x y _ < <(echo "$lon $lat" | gdaltransform -s_srs EPSG:4326 -t_srs EPSG:32645)
 

@@ -36,11 +36,21 @@ struct MaximumPyramidTests {
         #expect(pyramid.maximum(level: pyramid.levels - 1, row: 0, column: 0) == grid.maximumHeight)
     }
 
-    @Test func aBlockWithAVoidIsUnbounded() {
+    /// A void is left out of the maxima but flagged, up to the top; a block of voids only is −∞.
+    @Test func voidsAreFlaggedNotCounted() {
         let grid = ElevationGrid(north: 47, west: 9, latitudeSpacing: 0.001, longitudeSpacing: 0.001, rows: 9, columns: 9,
-                                 heights: (0..<81).map { $0 == 40 ? .nan : 100 })
+                                 heights: (0..<81).map { $0 == 40 ? .nan : Float($0 % 9 == 8 ? 500 : 100) })
         // Post (4, 4) is the corner shared by the four level-0 blocks: all of them hold it.
-        for br in 0..<2 { for bc in 0..<2 { #expect(grid.pyramid.maximum(level: 0, row: br, column: bc) == .infinity) } }
+        for br in 0..<2 {
+            for bc in 0..<2 {
+                #expect(grid.pyramid.hasVoid(level: 0, row: br, column: bc))
+                #expect(grid.pyramid.maximum(level: 0, row: br, column: bc) == (bc == 1 ? 500 : 100))
+            }
+        }
+        #expect(grid.pyramid.hasVoid(level: 1, row: 0, column: 0) && grid.pyramid.maximum(level: 1, row: 0, column: 0) == 500)
+        let empty = ElevationGrid(north: 47, west: 9, latitudeSpacing: 0.001, longitudeSpacing: 0.001, rows: 3, columns: 3,
+                                  heights: [Float](repeating: .nan, count: 9))
+        #expect(empty.pyramid.maximum(level: 0, row: 0, column: 0) == -.infinity && empty.pyramid.hasVoid(level: 0, row: 0, column: 0))
     }
 
     /// A 3″ tile's pyramid takes under 15 % of the tile's memory.

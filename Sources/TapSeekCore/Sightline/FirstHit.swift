@@ -18,7 +18,6 @@ struct FirstHit: RayVisitor {
     init(maximumTerrain: Double) { self.maximumTerrain = maximumTerrain }
 
     func mayMatter(maximum: Double, segment: RayPath.Segment, from u0: Double, to u1: Double) -> Bool {
-        guard maximum.isFinite else { return maximum > 0 }
         let lowest = segment.height.minimum(from: u0, to: u1) - segment.highestUndulation - RayPath.modelTolerance
         return lowest <= maximum
     }

@@ -57,6 +57,8 @@ struct CellCrossing {
 
 /// What a walk along a ray looks for: the first hit, or the skyline.
 protocol RayVisitor {
+    /// Whether the ray passed over a void cell; once set, blocks with voids may be skipped.
+    var crossedVoid: Bool { get }
     /// Whether terrain no higher than `maximum` metres above mean sea level, under the ray
     /// between u0 and u1 of `segment`, could change the answer. False lets the walk skip it.
     mutating func mayMatter(maximum: Double, segment: RayPath.Segment, from u0: Double, to u1: Double) -> Bool
@@ -93,8 +95,12 @@ extension RayPath {
     /// over the stretch of ray above it; otherwise the walk goes down a level, and at level 0
     /// walks the block's cells in order (Amanatides–Woo), handing each to the visitor. After a
     /// block it climbs a level again. Tiles are left and entered as the track crosses them.
-    mutating func walk<T: TerrainGrids, V: RayVisitor>(from start: Double, to end: Double, over terrain: inout T,
-                                                       visitor: inout V) -> WalkEnd {
+    ///
+    /// `gridContaining` answers the grid holding a point (``TerrainGrids/grid(containing:longitude:)``):
+    /// a closure rather than a generic terrain, so that the walk is specialised for its visitor
+    /// wherever the terrain's type is generic.
+    mutating func walk<V: RayVisitor>(from start: Double, to end: Double, visitor: inout V,
+                                      gridContaining: (Double, Double) -> ElevationGrid?) -> WalkEnd {
         var s = start
         var segmentIndex = -1
         while s < end {
@@ -106,7 +112,7 @@ extension RayPath {
             }
             let segmentEnd = min(segment.start + Self.segmentLength, end)
             let u = s - segment.start + Self.nudge
-            guard let grid = terrain.grid(containing: segment.latitude(u), longitude: segment.longitude(u)) else {
+            guard let grid = gridContaining(segment.latitude(u), segment.longitude(u)) else {
                 return .leftData(s)
             }
             switch walk(grid, segment, from: s, to: segmentEnd, visitor: &visitor) {
@@ -152,7 +158,10 @@ extension RayPath {
                 let uExit = min(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd, heading: rowHeading),
                                 column.exit(from: c0, c1, after: u + half, limit: uEnd, heading: columnHeading))
                 let maximum = Double(pyramid.maximum(level: level, row: br, column: bc))
-                if !visitor.mayMatter(maximum: maximum, segment: segment, from: u, to: uExit) {
+                // A block with a void is looked into until the ray is known to cross one: the
+                // answer must say so, and only its cells tell whether the ray passes over it.
+                if !visitor.mayMatter(maximum: maximum, segment: segment, from: u, to: uExit),
+                   visitor.crossedVoid || !pyramid.hasVoid(level: level, row: br, column: bc) {
                     u = uExit
                     level = min(level + 1, top)
                     continue

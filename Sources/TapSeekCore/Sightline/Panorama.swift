@@ -147,7 +147,10 @@ public struct Panorama: Sendable {
         var layerSearch = search
         layerSearch.tangent = -.infinity
         for layer in settings.layers where layer < range {
-            if !ended, case .leftData = path.walk(from: start, to: layer, over: &terrain, visitor: &layerSearch) { ended = true }
+            if !ended {
+                let end = path.walk(from: start, to: layer, visitor: &layerSearch) { terrain.grid(containing: $0, longitude: $1) }
+                if case .leftData = end { ended = true }
+            }
             layers.append(layerSearch.tangent > -.infinity ? degrees(atan(layerSearch.tangent)) : nil)
             start = layer
         }
@@ -157,7 +160,7 @@ public struct Panorama: Sendable {
         } else {
             search.crossedVoid = layerSearch.crossedVoid
         }
-        if !ended { _ = path.walk(from: start, to: range, over: &terrain, visitor: &search) }
+        if !ended { _ = path.walk(from: start, to: range, visitor: &search) { terrain.grid(containing: $0, longitude: $1) } }
         crossedVoid = crossedVoid || search.crossedVoid
         guard search.tangent > -.infinity else {
             return Point(azimuth: azimuth, elevationAngle: nil, distance: .nan, latitude: .nan, longitude: .nan, elevation: .nan,

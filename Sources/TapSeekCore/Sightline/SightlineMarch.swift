@@ -117,7 +117,7 @@ public struct SightlineMarch {
         let maximumSlant = min(horizonRange / max(path.horizontalFraction, 0.05), 2_000_000)
 
         var hit = FirstHit(maximumTerrain: maximumTerrain)
-        let end = path.walk(from: 0, to: maximumSlant, over: &terrain, visitor: &hit)
+        let end = path.walk(from: 0, to: maximumSlant, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
         var result = Result(outcome: .noTerrain)
         result.crossedVoid = hit.crossedVoid
         if let s = hit.hit {
@@ -157,7 +157,7 @@ public struct SightlineMarch {
         var search = SkylineSearch(eye: path.frame.origin.height, curvature: (1 - settings.refraction) / (2 * level.radius),
                                    maximumTerrain: maximumTerrain, highestUndulation: Self.highestUndulation)
         search.seed(along: &level, every: SkylineSearch.seedSpacing, upTo: min(range, Self.seedRange), over: &terrain)
-        _ = level.walk(from: 0, to: range, over: &terrain, visitor: &search)
+        _ = level.walk(from: 0, to: range, visitor: &search) { terrain.grid(containing: $0, longitude: $1) }
         result.crossedVoid = result.crossedVoid || search.crossedVoid
         guard search.tangent > -.infinity else { return }
         let p = level.point(at: search.distance)

@@ -32,7 +32,6 @@ struct SkylineSearch: RayVisitor {
     static let nearest = 0.5
 
     func mayMatter(maximum: Double, segment: RayPath.Segment, from u0: Double, to u1: Double) -> Bool {
-        guard maximum.isFinite else { return maximum > 0 }
         return bound(height: maximum + segment.highestUndulation, from: segment.start + u0, to: segment.start + u1) > tangent
     }
 
@@ -68,29 +67,30 @@ struct SkylineSearch: RayVisitor {
         return false
     }
 
-    /// Sets a first best from point samples along the level ray every `spacing` metres up to
-    /// `range`: each is a real terrain point, so the exact search can only improve on it, and
-    /// with a good best early most blocks near the eye are skipped.
+    /// Sets a first best from point samples along the level ray up to `range`: at 25, 50, 100,
+    /// … metres doubling up to `spacing`, then every `spacing` metres. Each is a real terrain
+    /// point, so the exact search can only improve on it; with a good best early, most blocks
+    /// are skipped. The near samples matter: the ground close to the eye often is the skyline.
     mutating func seed<T: TerrainGrids>(along path: inout RayPath, every spacing: Double, upTo range: Double,
                                         over terrain: inout T) {
-        var d = spacing
+        var d = Self.nearestSeed
         while d <= range {
             let p = path.point(at: d)
-            guard case .height(let h) = terrain.sample(latitude: p.latitude, longitude: p.longitude) else {
-                d += spacing
-                continue
+            if case .height(let h) = terrain.sample(latitude: p.latitude, longitude: p.longitude) {
+                let n = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+                let t = (h + n - eye - curvature * d * d) / d
+                if t > tangent {
+                    tangent = t
+                    distance = d
+                    elevation = h
+                }
             }
-            let n = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
-            let t = (h + n - eye - curvature * d * d) / d
-            if t > tangent {
-                tangent = t
-                distance = d
-                elevation = h
-            }
-            d += spacing
+            d = d < spacing ? min(2 * d, spacing) : d + spacing
         }
     }
 
+    /// The nearest seed sample, metres.
+    static let nearestSeed = 25.0
     /// Spacing of the seed samples, metres.
     static let seedSpacing = 2000.0
 

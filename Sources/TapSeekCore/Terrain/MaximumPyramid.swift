@@ -4,12 +4,13 @@
 /// Level 0 holds one value per block of ``baseCells`` × ``baseCells`` cells, the highest of
 /// its (``baseCells`` + 1)² posts; each level above halves the blocks per side, up to a single
 /// block over the whole grid. A bilinear cell never rises above its highest corner, so a ray
-/// that stays above a block's value over the whole block cannot meet the terrain there. A
-/// block with a void is +∞: unknown terrain can be anywhere, and a walk must look at (and
-/// report) every void cell it passes.
+/// that stays above a block's value over the whole block cannot meet the terrain there. Voids
+/// are left out of the maxima (a block of voids only is −∞: no known terrain, and a void is
+/// never hit); each block also says whether it holds a void, so that a walk that skips it can
+/// still report that it passed one.
 ///
-/// Built with its grid and shared with it: for a 1201 × 1201 tile it holds 121 000 values,
-/// 8 % of the tile's own memory.
+/// Built with its grid and shared with it: for a 1201 × 1201 tile it holds 121 000 values and
+/// as many flags, 10 % of the tile's own memory.
 public struct MaximumPyramid: Sendable {
     /// Cells along each side of a level-0 block. Within a block the march walks cell by cell.
     public static let baseCells = 4
@@ -21,6 +22,8 @@ public struct MaximumPyramid: Sendable {
     let offsets: [Int]
     /// Every level's block maxima, row-major from the north, finest level first.
     let maxima: [Float]
+    /// For every block, like ``maxima``: 1 when it holds a void post.
+    let voids: [UInt8]
 
     /// The number of levels; the last is one block over the whole grid.
     public var levels: Int { blockRows.count }
@@ -28,12 +31,17 @@ public struct MaximumPyramid: Sendable {
     /// Cells along each side of a block of `level`.
     @inline(__always) public static func cellsPerBlock(level: Int) -> Int { baseCells << level }
 
-    /// Memory the maxima take, bytes.
-    public var byteCount: Int { maxima.count * MemoryLayout<Float>.stride }
+    /// Memory the maxima and flags take, bytes.
+    public var byteCount: Int { maxima.count * MemoryLayout<Float>.stride + voids.count }
 
-    /// The highest post of block (`row`, `column`) of `level`, metres; +∞ when it holds a void.
+    /// The highest known post of block (`row`, `column`) of `level`, metres; −∞ when all are voids.
     @inline(__always) public func maximum(level: Int, row: Int, column: Int) -> Float {
         maxima[offsets[level] + row * blockColumns[level] + column]
+    }
+
+    /// Whether block (`row`, `column`) of `level` holds a void post.
+    @inline(__always) public func hasVoid(level: Int, row: Int, column: Int) -> Bool {
+        voids[offsets[level] + row * blockColumns[level] + column] != 0
     }
 
     /// Builds the pyramid of a `rows × columns` lattice of posts (row-major, NaN for voids).
@@ -49,25 +57,32 @@ public struct MaximumPyramid: Sendable {
         for level in 0..<(blockRows.count - 1) { offsets.append(offsets[level] + blockRows[level] * blockColumns[level]) }
         let total = offsets.last! + blockRows.last! * blockColumns.last!
         var maxima = [Float](repeating: -.infinity, count: total)
-        maxima.withUnsafeMutableBufferPointer { m in
-            // Level 0: post row r belongs to the blocks above and below it when it lies on a
-            // block edge (r a multiple of n), as its cells on both sides use it.
+        var voids = [UInt8](repeating: 0, count: total)
+        maxima.withUnsafeMutableBufferPointer { m in voids.withUnsafeMutableBufferPointer { v in
+            // Level 0: block (br, bc) takes posts [n·br, n·br + n] × [n·bc, n·bc + n] (the posts on
+            // its edges are shared with its neighbours, as their cells use them). A row of posts
+            // first gives the maxima of its column ranges, then each block its rows' maxima.
             let base0 = blockColumns[0]
+            var rowMaxima = [Float](repeating: 0, count: base0), rowVoids = [UInt8](repeating: 0, count: base0)
             for r in 0..<rows {
-                let lowerBlock = min(r / n, blockRows[0] - 1)
-                let upperBlock = r % n == 0 && r > 0 ? r / n - 1 : lowerBlock
-                var rowMaxima = [Float](repeating: -.infinity, count: base0)
-                let row = r * columns
-                for c in 0..<columns {
-                    let post = heights[row + c]
-                    let h = post.isNaN ? Float.infinity : post
-                    let right = min(c / n, base0 - 1)
-                    if h > rowMaxima[right] { rowMaxima[right] = h }
-                    if c % n == 0, c > 0, h > rowMaxima[c / n - 1] { rowMaxima[c / n - 1] = h }
+                let row = heights.baseAddress! + r * columns
+                for bc in 0..<base0 {
+                    var h = -Float.infinity
+                    var void: UInt8 = 0
+                    for c in (bc * n)...min(bc * n + n, columns - 1) {
+                        let post = row[c]
+                        if post.isNaN { void = 1 } else { h = Swift.max(h, post) }
+                    }
+                    rowMaxima[bc] = h
+                    rowVoids[bc] = void
                 }
-                for block in lowerBlock == upperBlock ? [lowerBlock] : [upperBlock, lowerBlock] {
-                    for bc in 0..<base0 where rowMaxima[bc] > m[block * base0 + bc] {
-                        m[block * base0 + bc] = rowMaxima[bc]
+                let lower = min(r / n, blockRows[0] - 1)
+                let upper = r % n == 0 && r > 0 ? r / n - 1 : lower
+                for block in lower == upper ? lower...lower : upper...lower {
+                    let target = m.baseAddress! + block * base0, flags = v.baseAddress! + block * base0
+                    for bc in 0..<base0 {
+                        if rowMaxima[bc] > target[bc] { target[bc] = rowMaxima[bc] }
+                        flags[bc] |= rowVoids[bc]
                     }
                 }
             }
@@ -77,17 +92,23 @@ public struct MaximumPyramid: Sendable {
                 for br in 0..<blockRows[level] {
                     for bc in 0..<blockColumns[level] {
                         var h = -Float.infinity
+                        var void: UInt8 = 0
                         for r in (2 * br)..<min(2 * br + 2, belowRows) {
-                            for c in (2 * bc)..<min(2 * bc + 2, belowColumns) { h = max(h, m[below + r * belowColumns + c]) }
+                            for c in (2 * bc)..<min(2 * bc + 2, belowColumns) {
+                                h = max(h, m[below + r * belowColumns + c])
+                                void |= v[below + r * belowColumns + c]
+                            }
                         }
                         m[here + br * blockColumns[level] + bc] = h
+                        v[here + br * blockColumns[level] + bc] = void
                     }
                 }
             }
-        }
+        } }
         self.blockRows = blockRows
         self.blockColumns = blockColumns
         self.offsets = offsets
         self.maxima = maxima
+        self.voids = voids
     }
 }

@@ -13,10 +13,8 @@ public struct TerrainSampler: TerrainGrids, Sendable {
     public init(catalog: ElevationCatalog) { self.catalog = catalog }
 
     public mutating func sample(latitude: Double, longitude: Double) -> TerrainSample {
-        if let g = recent, g.contains(latitude: latitude, longitude: longitude) {
-            let h = g.interpolate(latitude: latitude, longitude: longitude)
-            if !h.isNaN { return .height(h) }
-        }
+        // Read in place: copying the grid out of the optional would retain its buffers.
+        if let h = recent?.height(latitude: latitude, longitude: longitude) { return .height(h) }
         return sampleSlowly(latitude: latitude, longitude: normalizedLongitude(longitude))
     }
 

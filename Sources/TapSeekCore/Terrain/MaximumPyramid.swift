@@ -10,8 +10,9 @@
 /// still report that it passed one.
 ///
 /// Built with its grid and shared with it: for a 1201 × 1201 tile it holds 121 000 values and
-/// as many flags, 10 % of the tile's own memory.
-public struct MaximumPyramid: Sendable {
+/// as many flags, 10 % of the tile's own memory. A class of immutable values, so that a grid
+/// carries it by one reference: grids are copied on every tile look-up.
+public final class MaximumPyramid: Sendable {
     /// Cells along each side of a level-0 block. Within a block the march walks cell by cell.
     public static let baseCells = 4
 

@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// The 360° skyline of an observer over a DEM catalog: ``Locator/panorama(from:settings:jobs:)``.
 public struct PanoramaResult: Sendable {
@@ -55,21 +56,12 @@ extension Locator {
 }
 
 /// The shares of a panorama computed on several threads, each stored once by its own thread.
-private final class Parts: @unchecked Sendable {
-    private var parts: [(points: [Panorama.Point], crossedVoid: Bool)]
-    private let lock = NSLock()
+private final class Parts: Sendable {
+    private let parts: Mutex<[(points: [Panorama.Point], crossedVoid: Bool)]>
 
-    init(count: Int) { parts = Array(repeating: ([], false), count: count) }
+    init(count: Int) { parts = Mutex(Array(repeating: ([], false), count: count)) }
 
-    func store(_ i: Int, _ part: (points: [Panorama.Point], crossedVoid: Bool)) {
-        lock.lock()
-        parts[i] = part
-        lock.unlock()
-    }
+    func store(_ i: Int, _ part: (points: [Panorama.Point], crossedVoid: Bool)) { parts.withLock { $0[i] = part } }
 
-    var all: [(points: [Panorama.Point], crossedVoid: Bool)] {
-        lock.lock()
-        defer { lock.unlock() }
-        return parts
-    }
+    var all: [(points: [Panorama.Point], crossedVoid: Bool)] { parts.withLock { $0 } }
 }

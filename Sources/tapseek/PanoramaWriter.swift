@@ -5,14 +5,8 @@ import TapSeek
 enum PanoramaWriter {
     static func writeJSON(_ r: PanoramaResult, to out: inout OutputBuffer) {
         let p = r.panorama
-        out.append("{\"observer\":")
-        ResultJSON.writeObserver(r.observer, to: &out)
-        out.append(",\"refraction\":")
-        out.appendShortest(p.settings.refraction)
-        out.append(",\"azimuthStep\":")
-        out.appendShortest(p.settings.azimuthStep)
-        out.append(",\"range\":")
-        out.appendFixed(p.range, decimals: 2)
+        out.append("{")
+        writeObserverAndSettings(r, to: &out)
         out.append(",\"skyline\":[")
         for (i, point) in p.skyline.enumerated() {
             if i > 0 { out.append(",") }
@@ -35,6 +29,18 @@ enum PanoramaWriter {
         out.append("]")
         ResultJSON.writeWarnings(r.warnings, to: &out)
         out.append("}")
+    }
+
+    /// `"observer":{…},"refraction","azimuthStep","range"` (no braces).
+    private static func writeObserverAndSettings(_ r: PanoramaResult, to out: inout OutputBuffer) {
+        out.append("\"observer\":")
+        ResultJSON.writeObserver(r.observer, to: &out)
+        out.append(",\"refraction\":")
+        out.appendShortest(r.panorama.settings.refraction)
+        out.append(",\"azimuthStep\":")
+        out.appendShortest(r.panorama.settings.azimuthStep)
+        out.append(",\"range\":")
+        out.appendFixed(r.panorama.range, decimals: 2)
     }
 
     /// `{"role"?,"azimuth","elevationAngle","distance","latitude","longitude","elevation","prominence","name"?}`.
@@ -85,14 +91,8 @@ enum PanoramaWriter {
         let p = r.panorama
         out.append("{\"type\":\"FeatureCollection\",\"features\":[{\"type\":\"Feature\",\"geometry\":")
         GeoJSONWriter.writePoint(ellipsoidal(r.observer.latitude, r.observer.longitude, r.observer.altitude), to: &out)
-        out.append(",\"properties\":{\"role\":\"observer\",\"observer\":")
-        ResultJSON.writeObserver(r.observer, to: &out)
-        out.append(",\"refraction\":")
-        out.appendShortest(p.settings.refraction)
-        out.append(",\"azimuthStep\":")
-        out.appendShortest(p.settings.azimuthStep)
-        out.append(",\"range\":")
-        out.appendFixed(p.range, decimals: 2)
+        out.append(",\"properties\":{\"role\":\"observer\",")
+        writeObserverAndSettings(r, to: &out)
         ResultJSON.writeWarnings(r.warnings, to: &out)
         out.append("}}")
         var runs: [[Position]] = [[]]

@@ -29,12 +29,8 @@ struct FirstHit: RayVisitor {
     }
 
     mutating func visit(_ crossing: CellCrossing) -> Bool {
-        var cell = crossing
-        if cell.hasVoid {
-            crossedVoid = true
-            guard let edge = cell.knownEdge() else { return false }
-            cell = edge
-        }
+        crossedVoid = crossedVoid || crossing.hasVoid
+        guard let cell = crossing.known() else { return false }
         let terrain = cell.terrain
         guard let w = Self.firstContact(cell.ray, above: terrain) else { return false }
         hit = cell.s0 + w * (cell.s1 - cell.s0)

@@ -28,6 +28,9 @@ struct CellCrossing {
 
     var hasVoid: Bool { (h00 + h01 + h10 + h11).isNaN }
 
+    /// The cell as far as it is known: itself without voids, else its ``knownEdge()``.
+    func known() -> CellCrossing? { hasVoid ? knownEdge() : self }
+
     /// A cell with a void post is unknown, except along an edge whose two posts are known: a
     /// chord that runs along such an edge (to a millionth of a cell, as
     /// ``ElevationGrid/interpolate(latitude:longitude:)`` snaps) reads the edge. This gives the

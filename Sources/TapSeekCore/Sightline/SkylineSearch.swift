@@ -42,12 +42,8 @@ struct SkylineSearch: RayVisitor {
     }
 
     mutating func visit(_ crossing: CellCrossing) -> Bool {
-        var cell = crossing
-        if cell.hasVoid {
-            crossedVoid = true
-            guard let edge = cell.knownEdge() else { return false }
-            cell = edge
-        }
+        crossedVoid = crossedVoid || crossing.hasVoid
+        guard let cell = crossing.known() else { return false }
         let t = cell.terrain
         let span = cell.s1 - cell.s0
         // Numerator of the tangent, a quadratic in w: h(w) + N(w) − eye − c·d(w)².

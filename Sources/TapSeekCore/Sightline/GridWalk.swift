@@ -108,12 +108,12 @@ extension RayPath {
         var segmentIndex = -1
         while s < end {
             let segment = segment(at: s)
-            let index = Self.index(of: s)
+            let index = index(of: s)
             if index != segmentIndex {
                 segmentIndex = index
                 guard visitor.goesOn(at: s, segment: segment) else { return .finished(s) }
             }
-            let segmentEnd = min(segment.start + Self.segmentLength, end)
+            let segmentEnd = min(segment.start + segmentLength, end)
             let u = s - segment.start + Self.nudge
             guard let grid = gridContaining(segment.latitude(u), segment.longitude(u)) else {
                 return .leftData(s)

@@ -136,7 +136,7 @@ public struct Panorama: Sendable {
     static func skylinePoint<T: TerrainGrids>(azimuth: Double, eye: GeodeticPosition, geoid: Geoid, settings: Settings,
                                               range: Double, over terrain: inout T, crossedVoid: inout Bool) -> Point {
         var path = RayPath(eye: eye, direction: ViewDirection(azimuth: azimuth, elevation: 0).enu, geoid: geoid,
-                           refraction: settings.refraction)
+                           refraction: settings.refraction, segmentLength: RayPath.skylineSegment)
         var search = SkylineSearch(eye: eye.height, curvature: (1 - settings.refraction) / (2 * path.radius),
                                    maximumTerrain: SightlineMarch.highestTerrain, highestUndulation: SightlineMarch.highestUndulation)
         search.seed(along: &path, every: SkylineSearch.seedSpacing, upTo: min(range, SightlineMarch.seedRange), over: &terrain)

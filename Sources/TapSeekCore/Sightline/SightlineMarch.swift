@@ -153,7 +153,8 @@ public struct SightlineMarch {
             guard let azimuth = verticalAzimuth else { return }
             horizontal = ViewDirection(azimuth: azimuth, elevation: 0).enu
         }
-        var level = RayPath(eye: path.frame.origin, direction: horizontal, geoid: path.geoid, refraction: settings.refraction)
+        var level = RayPath(eye: path.frame.origin, direction: horizontal, geoid: path.geoid, refraction: settings.refraction,
+                            segmentLength: RayPath.skylineSegment)
         var search = SkylineSearch(eye: path.frame.origin.height, curvature: (1 - settings.refraction) / (2 * level.radius),
                                    maximumTerrain: maximumTerrain, highestUndulation: Self.highestUndulation)
         search.seed(along: &level, every: SkylineSearch.seedSpacing, upTo: min(range, Self.seedRange), over: &terrain)

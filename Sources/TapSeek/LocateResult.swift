@@ -63,6 +63,8 @@ public struct LocateResult: Sendable {
     public var profile: [SightlineMarch.ProfileSample] = []
     public var warnings: [String] = []
     public var error: Failure?
+    /// The spread the reading's sensor errors allow, when asked for.
+    public var uncertainty: TargetUncertainty?
 
     public init(id: String? = nil, line: Int? = nil, time: Date? = nil, status: Status) {
         self.id = id

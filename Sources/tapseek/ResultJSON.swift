@@ -44,8 +44,69 @@ enum ResultJSON {
             out.appendJSONString(polyline)
             out.append(",\"precision\":6}")
         }
+        if let u = r.uncertainty { writeUncertainty(u, to: &out) }
         writeWarningsAndError(of: r, to: &out)
         out.append("}")
+    }
+
+    /// `,"uncertainty":{"samples","hitShare","region50","region95","distance","candidates","sigmas"}`.
+    static func writeUncertainty(_ u: TargetUncertainty, to out: inout OutputBuffer) {
+        out.append(",\"uncertainty\":{\"samples\":\(u.samples),\"hitShare\":")
+        out.appendFixed(u.hitShare, decimals: 4)
+        out.append(",\"region50\":")
+        writeRegion(u.region50, to: &out)
+        out.append(",\"region95\":")
+        writeRegion(u.region95, to: &out)
+        out.append(",\"distance\":{\"p2.5\":")
+        out.appendFixed(u.distance.p2_5, decimals: 2)
+        out.append(",\"p50\":")
+        out.appendFixed(u.distance.p50, decimals: 2)
+        out.append(",\"p97.5\":")
+        out.appendFixed(u.distance.p97_5, decimals: 2)
+        out.append("},\"candidates\":[")
+        for (i, c) in u.candidates.enumerated() {
+            if i > 0 { out.append(",") }
+            out.append("{\"name\":")
+            out.appendJSONString(c.name)
+            out.append(",\"latitude\":")
+            out.appendFixed(c.latitude, decimals: 7)
+            out.append(",\"longitude\":")
+            out.appendFixed(c.longitude, decimals: 7)
+            out.append(",\"probability\":")
+            out.appendFixed(c.probability, decimals: 4)
+            out.append("}")
+        }
+        out.append("],\"sigmas\":{\"heading\":")
+        out.appendShortest(u.sigmas.heading)
+        out.append(",\"pitch\":")
+        out.appendShortest(u.sigmas.pitch)
+        out.append(",\"roll\":")
+        out.appendShortest(u.sigmas.roll)
+        out.append(",\"horizontal\":")
+        out.appendShortest(u.sigmas.horizontal)
+        out.append(",\"vertical\":")
+        out.appendShortest(u.sigmas.vertical)
+        out.append("}}")
+    }
+
+    /// A region as a GeoJSON Polygon (one part) or MultiPolygon, longitude first.
+    static func writeRegion(_ region: TargetRegion, to out: inout OutputBuffer) {
+        let multi = region.polygons.count != 1
+        out.append(multi ? "{\"type\":\"MultiPolygon\",\"coordinates\":[" : "{\"type\":\"Polygon\",\"coordinates\":")
+        for (i, ring) in region.polygons.enumerated() {
+            if i > 0 { out.append(",") }
+            out.append("[[")
+            for (j, v) in ring.enumerated() {
+                if j > 0 { out.append(",") }
+                out.append("[")
+                out.appendFixed(v.longitude, decimals: 7)
+                out.append(",")
+                out.appendFixed(v.latitude, decimals: 7)
+                out.append("]")
+            }
+            out.append("]]")
+        }
+        out.append(multi ? "]}" : "}")
     }
 
     /// `{"latitude","longitude","altitude","groundElevation"}` of an observer.

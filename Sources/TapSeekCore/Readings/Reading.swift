@@ -91,16 +91,19 @@ public struct Reading: Sendable, Hashable {
         public var headingAccuracy: Double?
         /// 1-sigma, degrees.
         public var pitchAccuracy: Double?
+        /// 1-sigma, degrees.
+        public var rollAccuracy: Double?
 
         /// An orientation; angles in degrees.
         public init(heading: Double, headingReference: HeadingReference = .true, pitch: Double, roll: Double = 0,
-                    headingAccuracy: Double? = nil, pitchAccuracy: Double? = nil) {
+                    headingAccuracy: Double? = nil, pitchAccuracy: Double? = nil, rollAccuracy: Double? = nil) {
             self.heading = heading
             self.headingReference = headingReference
             self.pitch = pitch
             self.roll = roll
             self.headingAccuracy = headingAccuracy
             self.pitchAccuracy = pitchAccuracy
+            self.rollAccuracy = rollAccuracy
         }
     }
 

@@ -96,7 +96,7 @@ private struct Parts {
     var hasOrientation = false
     var heading: Double?, pitch: Double?, roll = 0.0
     var headingReference = Reading.HeadingReference.true
-    var headingAccuracy: Double?, pitchAccuracy: Double?
+    var headingAccuracy: Double?, pitchAccuracy: Double?, rollAccuracy: Double?
     var hasCamera = false
     var horizontalFOV: Double?, zoom = 1.0, imageWidth: Double?, imageHeight: Double?
     var hasTap = false
@@ -106,7 +106,7 @@ private struct Parts {
     private enum Bit: Int {
         case id, time, location, orientation, camera, tap
         case latitude, longitude, altitude, altitudeReference, horizontalAccuracy, verticalAccuracy, eyeHeight
-        case heading, headingReference, pitch, roll, headingAccuracy, pitchAccuracy
+        case heading, headingReference, pitch, roll, headingAccuracy, pitchAccuracy, rollAccuracy
         case horizontalFOV, zoom, imageWidth, imageHeight
         case x, y
     }
@@ -191,6 +191,9 @@ private struct Parts {
         } else if JSONScanner.key(key, is: "pitchAccuracy") {
             try once(.pitchAccuracy, "orientation.pitchAccuracy")
             pitchAccuracy = try Self.readNonNegative(&s, "orientation.pitchAccuracy")
+        } else if JSONScanner.key(key, is: "rollAccuracy") {
+            try once(.rollAccuracy, "orientation.rollAccuracy")
+            rollAccuracy = try Self.readNonNegative(&s, "orientation.rollAccuracy")
         } else {
             try s.skipValue()
         }
@@ -342,7 +345,7 @@ private struct Parts {
             guard let pitch else { throw ReadingError(field: "orientation.pitch", message: "is missing") }
             orientation = Reading.Orientation(heading: heading, headingReference: headingReference, pitch: pitch,
                                               roll: roll, headingAccuracy: headingAccuracy,
-                                              pitchAccuracy: pitchAccuracy)
+                                              pitchAccuracy: pitchAccuracy, rollAccuracy: rollAccuracy)
             if headingReference == .magnetic && time == nil {
                 throw ReadingError(field: "time", message: "is missing; it is needed when orientation.headingReference is \"magnetic\"")
             }

@@ -52,6 +52,7 @@ public struct ReadingEncoder: Sendable {
                 ("roll", Self.number(o.roll)),
                 ("headingAccuracy", o.headingAccuracy.map(Self.number)),
                 ("pitchAccuracy", o.pitchAccuracy.map(Self.number)),
+                ("rollAccuracy", o.rollAccuracy.map(Self.number)),
             ])
         }
         if let c = r.camera {

@@ -1,0 +1,169 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+/// How far to trust a located target: the reading's sensor errors sampled through the engine.
+///
+/// Heading, pitch, roll, horizontal position and altitude are drawn from normal distributions
+/// with the reading's 1-sigma accuracies (``SensorSigmas``: defaults where a field is missing,
+/// 0 = exact; a magnetic heading adds the WMM2025 declination uncertainty), and every sample is
+/// located like the reading itself. Deterministic for a seed, whatever the number of threads:
+/// sample i draws from its own generator seeded with (seed, i).
+public struct TargetUncertainty: Sendable {
+    /// A named place the sampled targets land on (the locality the geocoder gives for them).
+    public struct Candidate: Sendable, Hashable {
+        public var name: String
+        /// The mean of the sampled targets named so, degrees.
+        public var latitude: Double
+        public var longitude: Double
+        /// The share of the samples with a target that land there.
+        public var probability: Double
+    }
+
+    /// How many samples, and from which seed.
+    public struct Settings: Sendable, Hashable {
+        public var samples: Int
+        public var seed: UInt64
+        public static let defaultSamples = 1000
+
+        public init(samples: Int = Settings.defaultSamples, seed: UInt64 = 1) {
+            self.samples = samples
+            self.seed = seed
+        }
+    }
+
+    public var samples: Int
+    /// The sigmas sampled.
+    public var sigmas: SensorSigmas
+    /// The share of samples whose sightline hits the terrain (the others end on the skyline or fail).
+    public var hitShare: Double
+    /// Regions holding 50 % and 95 % of the sampled targets (hits and skyline points alike).
+    public var region50: TargetRegion
+    public var region95: TargetRegion
+    /// Distance quantiles of the sampled targets from the observer, metres: 2.5 %, 50 %, 97.5 %.
+    public var distance: (p2_5: Double, p50: Double, p97_5: Double)
+    /// Named places the samples land on, most probable first.
+    public var candidates: [Candidate]
+}
+
+extension Locator {
+    /// Locates a reading and, around the answer, the spread its sensors' errors allow
+    /// (``TargetUncertainty``), with the samples shared among `jobs` threads. The result's
+    /// `target` is the reading's own, unchanged by sampling; `uncertainty` is nil when the
+    /// reading cannot be located.
+    public func locate(_ reading: Reading, uncertainty sampling: TargetUncertainty.Settings,
+                       jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> LocateResult {
+        var result = locate(reading)
+        guard result.status == .hit || result.status == .horizon, let orientation = reading.orientation,
+              let observer = result.observer else { return result }
+        var declination = 0.0
+        if orientation.headingReference == .magnetic, let time = reading.time,
+           let field = try? magneticModel.field(latitude: observer.latitude, longitude: observer.longitude,
+                                                height: observer.altitude, date: time) {
+            declination = MagneticModel.declinationUncertainty(horizontalIntensity: field.horizontalIntensity)
+        }
+        let sigmas = SensorSigmas(reading: reading, declination: declination)
+        let count = max(sampling.samples, 1)
+        let shares = max(1, min(jobs, count))
+        let outcomes = Mutex([[LocateResult]](repeating: [], count: shares))
+        var march = settings
+        march.recordsProfile = false
+        let quiet = Locator(catalog: catalog, geoid: geoid, settings: march, magneticModel: magneticModel)
+        let seed = sampling.seed
+        DispatchQueue.concurrentPerform(iterations: shares) { share in
+            var terrain = TerrainSampler(catalog: quiet.catalog)
+            let first = share * count / shares, end = (share + 1) * count / shares
+            var part: [LocateResult] = []
+            part.reserveCapacity(end - first)
+            for i in first..<end {
+                part.append(quiet.locate(Self.perturbed(reading, by: sigmas, seed: seed, index: i), terrain: &terrain))
+            }
+            outcomes.withLock { $0[share] = part }
+        }
+        let samples = outcomes.withLock { $0 }.flatMap { $0 }
+        let targets = samples.compactMap(\.target)
+        let hits = samples.filter { $0.status == .hit }.count
+        let points = targets.map { (latitude: $0.latitude, longitude: $0.longitude) }
+        let distances = targets.map(\.distance).sorted()
+        func quantile(_ q: Double) -> Double {
+            guard !distances.isEmpty else { return .nan }
+            let x = q * Double(distances.count - 1)
+            let i = Int(x.rounded(.down)), j = min(i + 1, distances.count - 1)
+            return distances[i] + (distances[j] - distances[i]) * (x - Double(i))
+        }
+        result.uncertainty = TargetUncertainty(
+            samples: count, sigmas: sigmas, hitShare: Double(hits) / Double(count),
+            region50: TargetRegion(holding: 0.5, of: points), region95: TargetRegion(holding: 0.95, of: points),
+            distance: (quantile(0.025), quantile(0.5), quantile(0.975)), candidates: candidates(of: targets))
+        result.warnings += uncertaintyWarnings(reading, result: result)
+        return result
+    }
+
+    /// Sample `index` of a reading: every sensor value moved by its sigma times a standard normal.
+    static func perturbed(_ reading: Reading, by sigmas: SensorSigmas, seed: UInt64, index: Int) -> Reading {
+        var normals = SeededNormals(seed: seed, index: index)
+        var r = reading
+        guard var o = r.orientation else { return r }
+        o.heading = normalizedAzimuth(o.heading + sigmas.heading * normals.next())
+        o.pitch = min(max(o.pitch + sigmas.pitch * normals.next(), -90), 90)
+        o.roll += sigmas.roll * normals.next()
+        r.orientation = o
+        let axis = sigmas.horizontal / SensorSigmas.radius68
+        let east = axis * normals.next(), north = axis * normals.next()
+        let latitude = r.location.latitude
+        r.location.latitude = min(max(latitude + north / 111_320, -90), 90)
+        r.location.longitude = normalizedLongitude(r.location.longitude + east / (111_320 * max(cos(radians(latitude)), 1e-6)))
+        let up = sigmas.vertical * normals.next()
+        if let altitude = r.location.altitude { r.location.altitude = altitude + up }
+        return r
+    }
+
+    /// One draw of a reading's sensor errors, as a calibration starts from a true reading.
+    public static func perturbedForCalibration(_ reading: Reading, by sigmas: SensorSigmas, seed: UInt64) -> Reading {
+        perturbed(reading, by: sigmas, seed: seed, index: 0)
+    }
+
+    /// The localities the sampled targets fall in, by share; none without a geocoder.
+    private func candidates(of targets: [LocateResult.Target]) -> [TargetUncertainty.Candidate] {
+        guard let placemarks, !targets.isEmpty else { return [] }
+        var groups: [String: (count: Int, latitude: Double, longitude: Double)] = [:]
+        for t in targets {
+            guard let p = placemarks(t.latitude, t.longitude), let name = p.name ?? p.locality else { continue }
+            let g = groups[name] ?? (0, 0, 0)
+            groups[name] = (g.count + 1, g.latitude + t.latitude, g.longitude + t.longitude)
+        }
+        return groups.map { name, g in
+            TargetUncertainty.Candidate(name: name, latitude: g.latitude / Double(g.count), longitude: g.longitude / Double(g.count),
+                                        probability: Double(g.count) / Double(targets.count))
+        }
+        .sorted { $0.probability > $1.probability || ($0.probability == $1.probability && $0.name < $1.name) }
+    }
+
+    /// A grazing sightline (the hit moves more than ``grazingKilometresPerDegree`` km per degree
+    /// of pitch), and a 95 % region over more than one named place, said in words.
+    private func uncertaintyWarnings(_ reading: Reading, result: LocateResult) -> [String] {
+        var warnings: [String] = []
+        if result.status == .hit, var o = reading.orientation, let d = result.target?.distance {
+            var spread: [Double] = []
+            for delta in [-0.5, 0.5] {
+                var r = reading
+                o.pitch = min(max((reading.orientation?.pitch ?? 0) + delta, -90), 90)
+                r.orientation = o
+                if let t = locate(r).target { spread.append(t.distance) }
+            }
+            let perDegree = (spread.map { abs($0 - d) }.max() ?? 0) / 0.5 / 1000
+            if perDegree > Self.grazingKilometresPerDegree {
+                warnings.append(String(format: "grazing sightline: the hit moves %.1f km per degree of pitch; the distance is ill-determined", perDegree))
+            }
+        }
+        let likely = result.uncertainty?.candidates.filter { $0.probability >= 0.025 } ?? []
+        if likely.count > 1 {
+            let names = likely.prefix(4).map { String(format: "%@ (%.0f %%)", $0.name, 100 * $0.probability) }.joined(separator: ", ")
+            warnings.append("the 95 % region spans more than one named place: \(names)")
+        }
+        return warnings
+    }
+
+    /// Kilometres the hit may move per degree of pitch before the sightline counts as grazing.
+    public static let grazingKilometresPerDegree = 1.0
+}

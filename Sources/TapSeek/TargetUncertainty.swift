@@ -91,9 +91,9 @@ extension Locator {
             let i = Int(x.rounded(.down)), j = min(i + 1, distances.count - 1)
             return distances[i] + (distances[j] - distances[i]) * (x - Double(i))
         }
+        let regions = TargetRegion.regions(holding: [0.5, 0.95], of: points)
         result.uncertainty = TargetUncertainty(
-            samples: count, sigmas: sigmas, hitShare: Double(hits) / Double(count),
-            region50: TargetRegion(holding: 0.5, of: points), region95: TargetRegion(holding: 0.95, of: points),
+            samples: count, sigmas: sigmas, hitShare: Double(hits) / Double(count), region50: regions[0], region95: regions[1],
             distance: (quantile(0.025), quantile(0.5), quantile(0.975)), candidates: candidates(of: targets))
         result.warnings += uncertaintyWarnings(reading, result: result)
         return result

@@ -99,6 +99,20 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // The uncertainty of one 30 km reading over the Everest tile: 1 000 sampled sightlines, the
+    // regions and quantiles, on one thread.
+    Benchmark("Uncertainty, 1 000 samples of a 30 km reading, one thread",
+              configuration: .init(metrics: [.wallClock], maxIterations: 50)) { benchmark in
+        let locator = Locator(catalog: catalog, geoid: geoid)
+        let reading = Reading(location: .init(latitude: 27.9675, longitude: 86.88),
+                              orientation: .init(heading: 242.965, pitch: -4.4487))
+        _ = locator.locate(reading, uncertainty: .init(samples: 1000), jobs: 1)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(locator.locate(reading, uncertainty: .init(samples: 1000), jobs: 1).uncertainty?.hitShare)
+        }
+    }
+
     // The maximum pyramid of a 3″ tile, built once per loaded tile.
     Benchmark("Maximum pyramid of a 3″ tile (1201 × 1201)", configuration: .init(metrics: [.wallClock])) { benchmark in
         guard let grid = catalog.grid(tile: catalog.tiles.firstIndex { $0.path.hasSuffix("N47E009.hgt") } ?? 0) else {

@@ -25,67 +25,117 @@ public struct TargetRegion: Sendable, Hashable {
     /// The region holding `share` (0…1] of `points` (degrees; longitudes continuous, no
     /// antimeridian in between).
     public init(holding share: Double, of points: [(latitude: Double, longitude: Double)]) {
-        guard !points.isEmpty else {
-            polygons = []
-            return
+        self = Self.regions(holding: [share], of: points)[0]
+    }
+
+    /// Regions for several shares of the same points, sharing the work of ranking them.
+    public static func regions(holding shares: [Double], of points: [(latitude: Double, longitude: Double)]) -> [TargetRegion] {
+        guard !points.isEmpty else { return shares.map { _ in TargetRegion(polygons: []) } }
+        let plane = Plane(points)
+        let crowding = plane.crowding(k: min(max(5, points.count / 50), points.count - 1))
+        let order = points.indices.sorted { crowding[$0] < crowding[$1] || (crowding[$0] == crowding[$1] && $0 < $1) }
+        return shares.map { share in
+            let keep = max(1, min(points.count, Int((share * Double(points.count)).rounded(.up))))
+            return TargetRegion(polygons: plane.hulls(of: Array(order.prefix(keep)), crowding: crowding))
         }
-        let n = points.count
-        let lat0 = points.map(\.latitude).reduce(0, +) / Double(n), lon0 = points.map(\.longitude).reduce(0, +) / Double(n)
-        let metresPerDegree = 111_320.0, east = metresPerDegree * cos(lat0 * .pi / 180)
-        let xy = points.map { (x: ($0.longitude - lon0) * east, y: ($0.latitude - lat0) * metresPerDegree) }
-        // Crowding: the distance to the k-th nearest neighbour.
-        let k = min(max(5, n / 50), n - 1)
-        var crowding = [Double](repeating: 0, count: n)
-        if k > 0 {
-            // The k + 1 smallest squared distances (the point itself among them), kept sorted.
-            var nearest = [Double](repeating: .infinity, count: k + 1)
-            for i in 0..<n {
+    }
+
+    private init(polygons: [[Vertex]]) { self.polygons = polygons }
+
+    /// The points in metres east and north on a plane tangent at their mean latitude.
+    private struct Plane {
+        let lat0: Double, lon0: Double, east: Double
+        let xy: [(x: Double, y: Double)]
+        /// Indices by increasing x, and each index's place in that order.
+        let byX: [Int]
+        static let metresPerDegree = 111_320.0
+
+        init(_ points: [(latitude: Double, longitude: Double)]) {
+            let n = Double(points.count)
+            lat0 = points.map(\.latitude).reduce(0, +) / n
+            lon0 = points.map(\.longitude).reduce(0, +) / n
+            east = Self.metresPerDegree * cos(lat0 * .pi / 180)
+            let (lat0, lon0, east) = (lat0, lon0, east)
+            xy = points.map { (x: ($0.longitude - lon0) * east, y: ($0.latitude - lat0) * Self.metresPerDegree) }
+            let xy = xy
+            byX = xy.indices.sorted { xy[$0].x < xy[$1].x }
+        }
+
+        func squaredDistance(_ a: Int, _ b: Int) -> Double {
+            let dx = xy[a].x - xy[b].x, dy = xy[a].y - xy[b].y
+            return dx * dx + dy * dy
+        }
+
+        /// Each point's distance to its k-th nearest neighbour, metres (0 when k = 0). Scans
+        /// outward in x from each point and stops once the x gap alone exceeds the k-th best.
+        func crowding(k: Int) -> [Double] {
+            var result = [Double](repeating: 0, count: xy.count)
+            guard k > 0 else { return result }
+            var nearest = [Double](repeating: .infinity, count: k)
+            for (place, i) in byX.enumerated() {
                 for m in nearest.indices { nearest[m] = .infinity }
-                for j in 0..<n {
-                    let dx = xy[i].x - xy[j].x, dy = xy[i].y - xy[j].y
-                    var d = dx * dx + dy * dy
-                    guard d < nearest[k] else { continue }
-                    for m in 0...k where d < nearest[m] { swap(&d, &nearest[m]) }
+                func consider(_ j: Int) {
+                    var d = squaredDistance(i, j)
+                    guard d < nearest[k - 1] else { return }
+                    for m in 0..<k where d < nearest[m] { swap(&d, &nearest[m]) }
                 }
-                crowding[i] = nearest[k].squareRoot()
+                var left = place - 1, right = place + 1
+                while left >= 0 || right < byX.count {
+                    let gapLeft = left >= 0 ? xy[i].x - xy[byX[left]].x : .infinity
+                    let gapRight = right < byX.count ? xy[byX[right]].x - xy[i].x : .infinity
+                    guard min(gapLeft, gapRight) * min(gapLeft, gapRight) < nearest[k - 1] else { break }
+                    if gapLeft <= gapRight { consider(byX[left]); left -= 1 } else { consider(byX[right]); right += 1 }
+                }
+                result[i] = nearest[k - 1].squareRoot()
             }
+            return result
         }
-        let keep = max(1, min(n, Int((share * Double(n)).rounded(.up))))
-        let kept = (0..<n).sorted { crowding[$0] < crowding[$1] || (crowding[$0] == crowding[$1] && $0 < $1) }.prefix(keep)
-        let keptIndices = Array(kept)
-        // Every kept sample has k others within its crowding distance: twice the largest keeps
-        // each one linked to its group, while gaps wider than that split groups.
-        let link = 2 * (keptIndices.map { crowding[$0] }.max() ?? 0)
-        // Single-linkage groups by flood fill.
-        var group = [Int](repeating: -1, count: keptIndices.count)
-        var groups = 0
-        for start in keptIndices.indices where group[start] < 0 {
-            group[start] = groups
-            var stack = [start]
-            while let a = stack.popLast() {
-                for b in keptIndices.indices where group[b] < 0 {
-                    let p = xy[keptIndices[a]], q = xy[keptIndices[b]]
-                    if hypot(p.x - q.x, p.y - q.y) <= link {
-                        group[b] = groups
-                        stack.append(b)
+
+        /// The widened hull of each group of `kept` (single linkage at twice the largest crowding).
+        func hulls(of kept: [Int], crowding: [Double]) -> [[Vertex]] {
+            // Every kept sample has k others within its crowding distance: twice the largest keeps
+            // each one linked to its group, while gaps wider than that split groups.
+            let link = 2 * (kept.map { crowding[$0] }.max() ?? 0), link2 = link * link
+            let sortedKept = kept.sorted { xy[$0].x < xy[$1].x }
+            var group = [Int](repeating: -1, count: xy.count)
+            var groups: [[Int]] = []
+            for start in sortedKept where group[start] < 0 {
+                group[start] = groups.count
+                var members = [start], stack = [start]
+                while let a = stack.popLast() {
+                    // Candidates within the link in x, found by binary search in the x order.
+                    var lo = 0, hi = sortedKept.count
+                    while lo < hi {
+                        let mid = (lo + hi) / 2
+                        if xy[sortedKept[mid]].x < xy[a].x - link { lo = mid + 1 } else { hi = mid }
+                    }
+                    var b = lo
+                    while b < sortedKept.count, xy[sortedKept[b]].x <= xy[a].x + link {
+                        let c = sortedKept[b]
+                        if group[c] < 0, squaredDistance(a, c) <= link2 {
+                            group[c] = groups.count
+                            members.append(c)
+                            stack.append(c)
+                        }
+                        b += 1
                     }
                 }
+                groups.append(members)
             }
-            groups += 1
-        }
-        // A hull of samples holds a further draw less often than the samples it is made of (the
-        // draw may land just outside its edge): every kept sample is widened by half its own
-        // neighbour distance (more in the sparse tails, little in the core), so that the region
-        // holds about the share of new draws, not only of these.
-        let ring = (0..<8).map { (x: cos(Double($0) * .pi / 4), y: sin(Double($0) * .pi / 4)) }
-        polygons = (0..<groups).map { g in
-            let members = keptIndices.indices.filter { group[$0] == g }.map { keptIndices[$0] }
-            let widened = members.flatMap { m in
-                let r = crowding[m] / 2
-                return r > 0 ? ring.map { (x: xy[m].x + r * $0.x, y: xy[m].y + r * $0.y) } : [xy[m]]
+            // A hull of samples holds a further draw less often than the samples it is made of
+            // (the draw may land just outside its edge): every kept sample is widened by half its
+            // own neighbour distance (more in the sparse tails, little in the core), so that the
+            // region holds about the share of new draws, not only of these.
+            let ring = (0..<8).map { (x: cos(Double($0) * .pi / 4), y: sin(Double($0) * .pi / 4)) }
+            return groups.map { members in
+                let widened = members.flatMap { m in
+                    let r = crowding[m] / 2
+                    return r > 0 ? ring.map { (x: xy[m].x + r * $0.x, y: xy[m].y + r * $0.y) } : [xy[m]]
+                }
+                return TargetRegion.convexHull(widened).map {
+                    Vertex(latitude: lat0 + $0.y / Self.metresPerDegree, longitude: lon0 + $0.x / east)
+                }
             }
-            let hull = Self.convexHull(widened)
-            return hull.map { Vertex(latitude: lat0 + $0.y / metresPerDegree, longitude: lon0 + $0.x / east) }
         }
     }
 

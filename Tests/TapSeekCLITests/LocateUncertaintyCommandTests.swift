@@ -1,0 +1,42 @@
+import Foundation
+import Testing
+import TapSeekTestSupport
+
+/// `tapseek locate --uncertainty` as a user runs it.
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"))
+struct LocateUncertaintyCommandTests {
+    static let reading = """
+        {"location":{"latitude":46.6240,"longitude":8.0410,"horizontalAccuracy":5},
+         "orientation":{"heading":210,"pitch":11,"headingAccuracy":2,"pitchAccuracy":0.5}}
+        """
+
+    static func run(_ arguments: [String]) throws -> CLIRunner.Result {
+        try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
+        return try CLIRunner.run(["locate", "-", "--dem", SharedData.dem.path] + arguments, stdin: reading)
+    }
+
+    @Test func uncertaintyHasItsRegionsQuantilesAndSigmas() throws {
+        let result = try Self.run(["--uncertainty", "--samples", "200", "--seed", "3"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let u = try #require(json["uncertainty"] as? [String: Any])
+        #expect(u["samples"] as? Int == 200)
+        for key in ["region50", "region95"] {
+            let region = try #require(u[key] as? [String: Any])
+            #expect(["Polygon", "MultiPolygon"].contains(region["type"] as? String ?? ""))
+        }
+        let distance = try #require(u["distance"] as? [String: Double])
+        let p2 = try #require(distance["p2.5"]), p50 = try #require(distance["p50"]), p97 = try #require(distance["p97.5"])
+        #expect(p2 <= p50 && p50 <= p97)
+        let sigmas = try #require(u["sigmas"] as? [String: Double])
+        #expect(sigmas["heading"] == 2 && sigmas["pitch"] == 0.5 && sigmas["roll"] == 1 && sigmas["horizontal"] == 5)
+        // The same seed again: the same bytes.
+        let again = try Self.run(["--uncertainty", "--samples", "200", "--seed", "3", "--jobs", "1"])
+        #expect(again.stdout == result.stdout)
+    }
+
+    @Test func badSampleCountIsAUsageError() throws {
+        let result = try Self.run(["--uncertainty", "--samples", "0"])
+        #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("--samples"))
+    }
+}

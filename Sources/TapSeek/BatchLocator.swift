@@ -22,11 +22,17 @@ public struct BatchLocator: Sendable {
     public let jobs: Int
     /// Records per chunk: ≥ 1.
     public let chunkSize: Int
+    /// When set, every located reading also gets its ``TargetUncertainty`` (its samples on the
+    /// reading's own job: the readings are what is spread over cores).
+    public let uncertainty: TargetUncertainty.Settings?
 
     /// 1024 records: a chunk of 30 km sightlines takes about 0.15 s on one core and one of
     /// failing readings still a few milliseconds, so handing chunks to tasks costs nothing
     /// measurable, while a chunk of results stays under a MiB.
     public static let defaultChunkSize = 1024
+
+    /// Records per chunk when every reading is sampled for its uncertainty.
+    public static let uncertainChunkSize = 4
 
     /// All active processors.
     public static var defaultJobs: Int { ProcessInfo.processInfo.activeProcessorCount }
@@ -34,10 +40,14 @@ public struct BatchLocator: Sendable {
     /// - Parameters:
     ///   - jobs: chunks located at once (clamped to ≥ 1); beyond the processor count they only queue.
     ///   - chunkSize: records per chunk (clamped to ≥ 1).
-    public init(locator: Locator, jobs: Int = BatchLocator.defaultJobs, chunkSize: Int = BatchLocator.defaultChunkSize) {
+    ///   - uncertainty: sample every reading's sensor errors so (nil: don't).
+    public init(locator: Locator, jobs: Int = BatchLocator.defaultJobs, chunkSize: Int = BatchLocator.defaultChunkSize,
+                uncertainty: TargetUncertainty.Settings? = nil) {
         self.locator = locator
+        self.uncertainty = uncertainty
         self.jobs = max(1, jobs)
-        self.chunkSize = max(1, chunkSize)
+        // A reading with its samples costs a thousand sightlines: small chunks keep every job busy.
+        self.chunkSize = max(1, uncertainty == nil ? chunkSize : min(chunkSize, Self.uncertainChunkSize))
     }
 
     /// The results for `records`, one each, in their order; a failed record gives an error
@@ -66,7 +76,11 @@ public struct BatchLocator: Sendable {
         var result: LocateResult
         switch record.reading {
         case .success(let reading):
-            result = locator.locate(reading, terrain: &terrain)
+            if let uncertainty {
+                result = locator.locate(reading, uncertainty: uncertainty, jobs: 1)
+            } else {
+                result = locator.locate(reading, terrain: &terrain)
+            }
         case .failure(let failure):
             result = .failure(failure)
         }

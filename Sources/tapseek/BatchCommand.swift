@@ -38,6 +38,8 @@ struct BatchCommand: AsyncParsableCommand {
 
     @OptionGroup var options: LocateOptions
 
+    @OptionGroup var sampling: UncertaintyOptions
+
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         do throws(ImportError) {
@@ -52,7 +54,7 @@ struct BatchCommand: AsyncParsableCommand {
     func run() async throws {
         let geoJSON = output == .geojson || format == .geojson
         var input = try BatchInput(path: file, format: format == .geojson ? .auto : format, thinning: thinning)
-        let batch = BatchLocator(locator: try options.locator(recordsProfile: geoJSON), jobs: jobs)
+        let batch = BatchLocator(locator: try options.locator(recordsProfile: geoJSON), jobs: jobs, uncertainty: sampling.settings)
         let decoder = BatchInput.decoder
         var pipeline = BatchPipeline<BatchChunk, BatchChunkOutput>(jobs: jobs) { chunk in
             BatchChunkOutput.make(from: chunk, batch: batch, decoder: decoder, geoJSON: geoJSON)

@@ -26,20 +26,12 @@ struct LocateCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also draw the terrain along the sightline into this SVG file.", valueName: "file.svg"))
     var plot: String?
 
-    @Flag(help: "Sample the reading's sensor errors and say how far to trust the target (\"uncertainty\" in the result).")
-    var uncertainty = false
-
-    @Option(help: "Samples for --uncertainty.")
-    var samples: Int = TargetUncertainty.Settings.defaultSamples
-
-    @Option(help: "Seed for --uncertainty: the same seed gives the same answer.")
-    var seed: UInt64 = 1
+    @OptionGroup var sampling: UncertaintyOptions
 
     @Option(help: "Worker threads for --uncertainty (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
     func validate() throws {
-        guard (1...1_000_000).contains(samples) else { throw ValidationError("--samples must be within 1…1000000, got \(samples)") }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
     }
 
@@ -52,9 +44,7 @@ struct LocateCommand: ParsableCommand {
             throw InputError("reading: \(error.description)")
         }
         let locator = try options.locator(recordsProfile: plot != nil || format == .geojson)
-        let result = uncertainty
-            ? locator.locate(reading, uncertainty: TargetUncertainty.Settings(samples: samples, seed: seed), jobs: jobs)
-            : locator.locate(reading)
+        let result = sampling.settings.map { locator.locate(reading, uncertainty: $0, jobs: jobs) } ?? locator.locate(reading)
         // The picture first: if it cannot be written, stdout stays empty.
         if let plot, result.error == nil { try Self.writePlot(of: result, to: plot) }
         var out = OutputBuffer()

@@ -40,3 +40,24 @@ struct LocateUncertaintyCommandTests {
         #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("--samples"))
     }
 }
+
+/// `tapseek batch --uncertainty`: every reading gets its uncertainty, the same with any jobs.
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"))
+struct BatchUncertaintyCommandTests {
+    @Test func everyReadingGetsItsUncertaintyWhateverTheJobs() throws {
+        try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
+        let lines = (0..<6).map { i in
+            #"{"id":"r\#(i)","location":{"latitude":46.6240,"longitude":8.0410},"orientation":{"heading":\#(205 + i),"pitch":10}}"#
+        } + ["not json"]
+        let input = lines.joined(separator: "\n") + "\n"
+        let arguments = ["batch", "-", "--dem", SharedData.dem.path, "--uncertainty", "--samples", "60"]
+        let one = try CLIRunner.run(arguments + ["--jobs", "1"], stdin: input)
+        let two = try CLIRunner.run(arguments + ["--jobs", "2"], stdin: input)
+        #expect(one.status == 0 && two.status == 0, "\(one.stderr)")
+        #expect(one.stdout == two.stdout)
+        let records = one.stdout.split(separator: "\n").compactMap { try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any] }
+        #expect(records.count == 7)
+        #expect(records.prefix(6).allSatisfy { ($0["uncertainty"] as? [String: Any])?["samples"] as? Int == 60 })
+        #expect(records.last?["status"] as? String == "error" && records.last?["uncertainty"] == nil)
+    }
+}

@@ -42,9 +42,12 @@ public struct TargetRegion: Sendable, Hashable {
 
     private init(polygons: [[Vertex]]) { self.polygons = polygons }
 
-    /// The points in metres east and north on a plane tangent at their mean latitude.
+    /// The points in metres on a plane tangent at their mean latitude, turned so that x runs
+    /// along the cloud's longest axis.
     private struct Plane {
         let lat0: Double, lon0: Double, east: Double
+        /// The turn from east/north to the plane's axes.
+        let cosine: Double, sine: Double
         let xy: [(x: Double, y: Double)]
         /// Indices by increasing x, and each index's place in that order.
         let byX: [Int]
@@ -56,7 +59,16 @@ public struct TargetRegion: Sendable, Hashable {
             lon0 = points.map(\.longitude).reduce(0, +) / n
             east = Self.metresPerDegree * cos(lat0 * .pi / 180)
             let (lat0, lon0, east) = (lat0, lon0, east)
-            xy = points.map { (x: ($0.longitude - lon0) * east, y: ($0.latitude - lat0) * Self.metresPerDegree) }
+            let plain = points.map { (x: ($0.longitude - lon0) * east, y: ($0.latitude - lat0) * Self.metresPerDegree) }
+            // Turned so that x runs along the cloud's longest axis (targets along a sightline
+            // often lie on a line): searches by x order then prune well whatever the direction.
+            var sxx = 0.0, syy = 0.0, sxy = 0.0
+            for p in plain { sxx += p.x * p.x; syy += p.y * p.y; sxy += p.x * p.y }
+            let angle = 0.5 * atan2(2 * sxy, sxx - syy)
+            cosine = cos(angle)
+            sine = sin(angle)
+            let (c, s) = (cosine, sine)
+            xy = plain.map { (x: c * $0.x + s * $0.y, y: -s * $0.x + c * $0.y) }
             let xy = xy
             byX = xy.indices.sorted { xy[$0].x < xy[$1].x }
         }
@@ -133,7 +145,8 @@ public struct TargetRegion: Sendable, Hashable {
                     return r > 0 ? ring.map { (x: xy[m].x + r * $0.x, y: xy[m].y + r * $0.y) } : [xy[m]]
                 }
                 return TargetRegion.convexHull(widened).map {
-                    Vertex(latitude: lat0 + $0.y / Self.metresPerDegree, longitude: lon0 + $0.x / east)
+                    let x = cosine * $0.x - sine * $0.y, y = sine * $0.x + cosine * $0.y
+                    return Vertex(latitude: lat0 + y / Self.metresPerDegree, longitude: lon0 + x / east)
                 }
             }
         }

@@ -140,6 +140,19 @@ enum GeoJSONWriter {
             writeLines(terrainRuns, to: &out, forceMulti: true)
             end()
         }
+
+        // 6. The regions of the sampled targets (`--uncertainty`), widest first.
+        if let u = r.uncertainty {
+            for (role, probability, region) in [("region95" as StaticString, 0.95, u.region95), ("region50", 0.5, u.region50)]
+            where !region.polygons.isEmpty {
+                begin(role)
+                out.append(",\"probability\":")
+                out.appendShortest(probability)
+                out.append(",\"samples\":\(u.samples)},\"geometry\":")
+                ResultJSON.writeRegion(region, to: &out)
+                end()
+            }
+        }
     }
 
     /// The result JSON's fields, flattened where GeoJSON viewers show one level of properties.

@@ -35,6 +35,18 @@ struct LocateUncertaintyCommandTests {
         #expect(again.stdout == result.stdout)
     }
 
+    @Test func geoJSONCarriesBothRegionsAsPolygons() throws {
+        let result = try Self.run(["--uncertainty", "--samples", "100", "--format", "geojson"])
+        #expect(result.status == 0, "\(result.stderr)")
+        let collection = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let features = try #require(collection["features"] as? [[String: Any]])
+        for (role, probability) in [("region95", 0.95), ("region50", 0.5)] {
+            let feature = try #require(features.first { ($0["properties"] as? [String: Any])?["role"] as? String == role }, "no \(role)")
+            #expect((feature["properties"] as? [String: Any])?["probability"] as? Double == probability)
+            #expect(["Polygon", "MultiPolygon"].contains((feature["geometry"] as? [String: Any])?["type"] as? String ?? ""))
+        }
+    }
+
     @Test func badSampleCountIsAUsageError() throws {
         let result = try Self.run(["--uncertainty", "--samples", "0"])
         #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("--samples"))

@@ -69,9 +69,10 @@ struct LocateCommand: ParsableCommand {
             title += result.status == .hit ? ": hit" : ": skyline point"
             title += " at \(String(format: "%.2f", t.distance / 1000)) km, \(String(format: "%.0f", t.elevation)) m"
         }
-        let picture = ProfilePlot(observer: .init(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude),
+        var picture = ProfilePlot(observer: .init(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude),
                                   target: target, targetIsHit: result.status == .hit, samples: result.profile,
                                   refraction: result.sightline?.refraction ?? MarchSettings.defaultRefraction, title: title)
+        picture.spread = result.uncertainty.map { ($0.distance.p2_5, $0.distance.p50, $0.distance.p97_5) }
         try SVGFile.write(picture.svg(), to: path, option: "--plot")
     }
 

@@ -47,6 +47,19 @@ struct LocateUncertaintyCommandTests {
         }
     }
 
+    /// The profile picture shows the band of the sampled targets' distances around the hit.
+    @Test func plotShowsTheSpreadOfHitDistances() throws {
+        let folder = try SharedData.temporaryDirectory("spread")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let svg = folder.appendingPathComponent("p.svg")
+        let result = try Self.run(["--uncertainty", "--samples", "100", "--plot", svg.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let text = try String(contentsOf: svg, encoding: .utf8)
+        #expect(text.contains(#"<g id="spread">"#) && text.contains("95 % of sampled targets"))
+        let plain = try Self.run(["--plot", svg.path])
+        #expect(plain.status == 0 && !(try String(contentsOf: svg, encoding: .utf8)).contains(#"id="spread""#))
+    }
+
     @Test func badSampleCountIsAUsageError() throws {
         let result = try Self.run(["--uncertainty", "--samples", "0"])
         #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("--samples"))

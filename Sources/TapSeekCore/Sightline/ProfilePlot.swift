@@ -49,6 +49,9 @@ public struct ProfilePlot: Sendable {
     public var refraction: Double
     /// First line of the picture's heading, e.g. the reading's id.
     public var title: String
+    /// The spread of sampled hit distances (``locate --uncertainty``): ground metres of the
+    /// 2.5 %, 50 % and 97.5 % quantiles, drawn as a band with its median; nil: none.
+    public var spread: (low: Double, median: Double, high: Double)?
     /// Width of the picture in SVG user units (CSS pixels).
     public var width: Double = 960
     /// Height of the picture in SVG user units (CSS pixels).
@@ -296,6 +299,15 @@ public struct ProfilePlot: Sendable {
                 let middle = (x.position(profileEnd) + x.position(t.d)) / 2
                 s += #"<text id="unsampled" x="\#(n(middle))" y="\#(n(bottom - 8))" text-anchor="middle" fill="\#(Self.eyeLevelColour)">terrain here not in the profile (the ray was above it all)</text>"# + "\n"
             }
+        }
+
+        // The spread of the sampled targets' distances.
+        if let spread, spread.low.isFinite, spread.high.isFinite {
+            let a = x.position(min(max(spread.low, x.lower), x.upper)), b = x.position(min(max(spread.high, x.lower), x.upper))
+            let m = x.position(min(max(spread.median, x.lower), x.upper))
+            s += #"<g id="spread"><rect x="\#(n(a))" y="\#(n(top))" width="\#(n(max(b - a, 1)))" height="\#(n(bottom - top))" fill="\#(Self.targetColour)" fill-opacity="0.18"/>"#
+            s += #"<line x1="\#(n(m))" y1="\#(n(top))" x2="\#(n(m))" y2="\#(n(bottom))" stroke="\#(Self.targetColour)" stroke-width="1.5" stroke-dasharray="2 3"/>"#
+            s += #"<text x="\#(n(min(b + 4, right - 4)))" y="\#(n(top + 14))" text-anchor="\#(b + 4 > right - 120 ? "end" : "start")" fill="\#(Self.axisColour)">95 % of sampled targets</text></g>"# + "\n"
         }
 
         // Axes, ticks and labels.

@@ -57,7 +57,8 @@ struct LocateUncertaintyCommandTests {
         let text = try String(contentsOf: svg, encoding: .utf8)
         #expect(text.contains(#"<g id="spread">"#) && text.contains("95 % of sampled targets"))
         let plain = try Self.run(["--plot", svg.path])
-        #expect(plain.status == 0 && !(try String(contentsOf: svg, encoding: .utf8)).contains(#"id="spread""#))
+        let plainText = try String(contentsOf: svg, encoding: .utf8)
+        #expect(plain.status == 0 && !plainText.contains(#"id="spread""#))
     }
 
     @Test func badSampleCountIsAUsageError() throws {

@@ -19,7 +19,7 @@ struct PanoramaCommand: ParsableCommand {
     @Argument(parsing: .allUnrecognized, help: "LAT LON of the observer in WGS84 degrees.")
     var coordinates: [String] = []
 
-    @Option(help: "Eye altitude, metres (default: on the ground at --eye-height).")
+    @Option(parsing: .unconditional, help: "Eye altitude, metres (default: on the ground at --eye-height); negative below sea level.")
     var altitude: Double?
 
     @Option(help: "Datum of --altitude: msl (EGM96, iOS) or ellipsoid (WGS84, Android).")
@@ -36,7 +36,7 @@ struct PanoramaCommand: ParsableCommand {
 
     @OptionGroup var demOptions: DEMOptions
 
-    @Option(help: "Refraction coefficient k (the ray bends with curvature k/R; GDAL and GRASS use 1/7).")
+    @Option(parsing: .unconditional, help: "Refraction coefficient k (the ray bends with curvature k/R; GDAL and GRASS use 1/7).")
     var refraction: Double = MarchSettings.defaultRefraction
 
     @Option(help: "Output format: json (the panorama JSON) or geojson (an RFC 7946 FeatureCollection).")

@@ -34,15 +34,19 @@ struct PanoramaCommandTests {
         #expect((panorama["warnings"] as? [String])?.isEmpty == true)
     }
 
-    /// Negative coordinates are plain arguments; the 1″ New Zealand tile; GeoJSON output.
+    /// Negative coordinates are plain arguments, and negative option values are values; the 1″
+    /// New Zealand tile; GeoJSON output.
     @Test func negativeCoordinatesAndGeoJSON() throws {
-        let result = try Self.run(["-37.75", "178.3", "--azimuth-step", "5", "--range", "20000", "--format", "geojson"])
+        let result = try Self.run(["-37.75", "178.3", "--azimuth-step", "5", "--range", "20000", "--refraction", "-0.1",
+                                   "--format", "geojson"])
         #expect(result.status == 0, "\(result.stderr)")
         let collection = try Self.json(result.stdout)
         #expect(collection["type"] as? String == "FeatureCollection")
         let features = try #require(collection["features"] as? [[String: Any]])
         let roles = features.compactMap { ($0["properties"] as? [String: Any])?["role"] as? String }
         #expect(roles.first == "observer" && roles.contains("skyline"))
+        let observer = try #require(features.first?["properties"] as? [String: Any])
+        #expect(observer["refraction"] as? Double == -0.1)
         let skyline = try #require(features.first { ($0["properties"] as? [String: Any])?["role"] as? String == "skyline" })
         let geometry = try #require(skyline["geometry"] as? [String: Any])
         #expect(["LineString", "MultiLineString"].contains(geometry["type"] as? String ?? ""))

@@ -149,3 +149,44 @@ struct GrazingCorpusTests {
         #expect(atAim >= 5, "\(atAim) rays grazed their aim point")
     }
 }
+
+/// Two grids on either side of the antimeridian, as a catalog of tiles would hold them.
+struct AntimeridianTiles: TerrainGrids {
+    let west: ElevationGrid, east: ElevationGrid
+
+    func grid(containing latitude: Double, longitude: Double) -> ElevationGrid? {
+        let lon = normalizedLongitude(longitude)
+        if west.contains(latitude: latitude, longitude: lon) { return west }
+        if east.contains(latitude: latitude, longitude: lon) { return east }
+        return nil
+    }
+
+    func sample(latitude: Double, longitude: Double) -> TerrainSample {
+        guard let g = grid(containing: latitude, longitude: longitude) else { return .outside }
+        return g.sample(latitude: latitude, longitude: normalizedLongitude(longitude))
+    }
+}
+
+struct AntimeridianTests {
+    /// A level plateau split at ±180°: a ray from 179.9° E looking east meets it beyond the
+    /// antimeridian where the closed form says, and says so in continuous longitude's terms
+    /// (the reported longitude is back in −180…180).
+    @Test func rayAcrossTheAntimeridianHitsTheFarTile() throws {
+        func plateau(west: Double) -> ElevationGrid {
+            ElevationGrid(north: -16.8, west: west, latitudeSpacing: 0.01, longitudeSpacing: 0.01, rows: 41, columns: 41,
+                          heights: [Float](repeating: 300, count: 41 * 41))
+        }
+        var terrain = AntimeridianTiles(west: plateau(west: 179.6), east: plateau(west: -180))
+        let eye = GeodeticPosition(latitude: -17, longitude: 179.9, height: 1300)
+        let geoid = Geoid(grid: ElevationGrid(north: 90, west: -180, latitudeSpacing: 180, longitudeSpacing: 360, rows: 2, columns: 2,
+                                              heights: [0, 0, 0, 0]))
+        var march = SightlineMarch(observer: eye, direction: ViewDirection(azimuth: 90, elevation: -2.5).enu, geoid: geoid,
+                                   settings: MarchSettings())
+        let result = march.run(over: &terrain, maximumTerrain: 300)
+        let expected = try #require(SyntheticTerrain.Truth.plateauSlantDistance(latitude: -17, longitude: 179.9, eyeHeight: 1300, azimuth: 90,
+                                                                                 elevation: -2.5, plateau: 300, refraction: MarchSettings.defaultRefraction))
+        #expect(result.outcome == .hit)
+        #expect(abs(result.marchedDistance - expected) < 0.5, "marched \(result.marchedDistance), closed form \(expected)")
+        #expect(result.longitude < -179.5, "hit at \(result.longitude)")
+    }
+}

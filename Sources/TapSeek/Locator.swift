@@ -110,7 +110,7 @@ public struct Locator: Sendable {
     /// - Parameter allowsOutside: whether an observer outside every tile is placed anyway (with a
     ///   warning and no ground), which needs a given altitude.
     func place(_ location: Reading.Location, terrain: inout TerrainSampler, warnings: inout [String],
-                       allowsOutside: Bool = false) throws(LocateResult.Failure) -> LocateResult.Observer {
+               allowsOutside: Bool = false) throws(LocateResult.Failure) -> LocateResult.Observer {
         let p: (latitude: Double, longitude: Double)
         do {
             p = try CoordinateError.validated(latitude: location.latitude, longitude: location.longitude)

@@ -61,6 +61,22 @@ struct LocateUncertaintyCommandTests {
         #expect(plain.status == 0 && !plainText.contains(#"id="spread""#))
     }
 
+    /// A 30 km ray 4.4° down over the Khumbu grazes the valley: its hit moves kilometres per
+    /// degree of pitch, and its samples land in two localities' ground. The steep Eiger reading
+    /// above is neither.
+    @Test func grazingAndAmbiguousReadingsSaySo() throws {
+        try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
+        let grazing = #"{"location":{"latitude":27.9675,"longitude":86.88},"orientation":{"heading":242.965,"pitch":-4.4487}}"#
+        let result = try CLIRunner.run(["locate", "-", "--dem", SharedData.dem.path, "--uncertainty", "--samples", "200"], stdin: grazing)
+        #expect(result.status == 0, "\(result.stderr)")
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let warnings = try #require(json["warnings"] as? [String])
+        #expect(warnings.contains { $0.hasPrefix("grazing sightline: the hit moves") }, "\(warnings)")
+        #expect(warnings.contains { $0.hasPrefix("the 95 % region spans more than one named place") }, "\(warnings)")
+        let steep = try Self.run(["--uncertainty", "--samples", "200"])
+        #expect(!steep.stdout.contains("grazing sightline"))
+    }
+
     @Test func badSampleCountIsAUsageError() throws {
         let result = try Self.run(["--uncertainty", "--samples", "0"])
         #expect(result.status == 2 && result.stdout.isEmpty && result.stderr.contains("--samples"))

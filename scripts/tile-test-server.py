@@ -11,6 +11,8 @@ the tests of resumable downloads need and that server lacks:
 * `--cut-after N`: the first full (non-range) response for each path announces the whole
   length but closes the connection after N bytes of body, as a dropped connection would;
 * `--status NAME=CODE`: answer any path whose file name is NAME with that HTTP status;
+* `--endless NAME`: answer NAME with 200 and no length, then zeros until the client hangs up
+  (at most `--endless-limit` bytes, so that the server always stops by itself);
 * `--log FILE`: one line per request, "METHOD PATH RANGE" (plus "if-range" when sent), so a
   test can see what was asked.
 
@@ -19,7 +21,8 @@ It binds 127.0.0.1 only, prints "PORT <n>" on its first stdout line once it list
 away) or after `--idle-timeout` seconds without a request.
 
 Usage: tile-test-server.py --directory DIR [--port 0] [--no-range] [--cut-after N]
-                           [--status NAME=CODE ...] [--log FILE] [--idle-timeout S]
+                           [--status NAME=CODE ...] [--endless NAME ...] [--log FILE]
+                           [--idle-timeout S]
 """
 
 import argparse
@@ -44,6 +47,10 @@ def parse_arguments():
                         help="close full responses after N bytes of body")
     parser.add_argument("--status", action="append", default=[], metavar="NAME=CODE",
                         help="answer requests for file NAME with HTTP status CODE")
+    parser.add_argument("--endless", action="append", default=[], metavar="NAME",
+                        help="answer requests for file NAME with an endless stream of zeros")
+    parser.add_argument("--endless-limit", type=int, default=1 << 30, metavar="BYTES",
+                        help="most bytes an endless response sends")
     parser.add_argument("--log", default=None, metavar="FILE", help="append one line per request")
     parser.add_argument("--idle-timeout", type=float, default=120.0, metavar="S",
                         help="stop after S seconds without a request")
@@ -110,6 +117,9 @@ class Handler(BaseHTTPRequestHandler):
         if name in self.settings.statuses:
             self.send_empty(self.settings.statuses[name])
             return
+        if name in self.settings.endless:
+            self.serve_endless(send_body)
+            return
         if path is None or not os.path.isfile(path):
             self.send_empty(404)
             return
@@ -159,6 +169,25 @@ class Handler(BaseHTTPRequestHandler):
             # The announced length was not sent: drop the connection like a failed network.
             self.wfile.flush()
             self.close_connection = True
+
+
+    def serve_endless(self, send_body):
+        """200 without a length: the body ends only when the connection closes."""
+        self.send_response(200)
+        self.send_header("Content-Type", "application/octet-stream")
+        self.send_header("Connection", "close")
+        self.end_headers()
+        self.close_connection = True
+        if not send_body:
+            return
+        zeros = bytes(CHUNK)
+        budget = self.settings.endless_limit
+        try:
+            while budget > 0:
+                self.wfile.write(zeros[:min(CHUNK, budget)])
+                budget -= CHUNK
+        except (BrokenPipeError, ConnectionResetError):
+            pass
 
 
 def main():

@@ -241,6 +241,13 @@ public enum SRTMTileFile {
     /// (NASA SRTM V3 user guide; the skadi tiles are the 1″ kind).
     public static let validByteCounts: [Int64] = [1201 * 1201 * 2, 3601 * 3601 * 2]
 
+    /// The most bytes a tile download (raw, zip or gzip) or an unpacked gzip may have: the
+    /// largest tile, 3601²×2 = 25 934 402 bytes, plus 64 KiB for a container's headers (a
+    /// stored zip adds about 100 bytes; compression only shrinks a tile). Anything longer is
+    /// not a tile, whatever the server says: an endless response or a gzip bomb stops here
+    /// instead of filling the disk.
+    public static let maximumFileBytes: Int64 = 3601 * 3601 * 2 + 65_536
+
     /// What a file holds, told by its first bytes (gzip: 1F 8B, RFC 1952; zip: "PK\u{3}\u{4}").
     public enum Content: Sendable, Hashable {
         /// Raw HGT (anything that is neither gzip nor zip is taken for it and size-checked).
@@ -469,6 +476,9 @@ public struct TileFetcher: Sendable {
                 throw TileFetchError(.transfer, "\(tile): download from \(url.absoluteString) broke off after \(bytes)\(of) bytes (\(message)); run again to resume")
             case .localFailure(let message):
                 throw TileFetchError(.local, "\(tile): \(message)")
+            case .tooLarge(let bytes):
+                discardPart(tile)
+                throw TileFetchError(.corrupt, "\(tile): \(url.absoluteString) sends \(bytes) bytes or more, more than any SRTM tile (at most \(SRTMTileFile.maximumFileBytes)); stopped")
             case .rangeNotSatisfiable(let total):
                 if total != offset {
                     // The kept part is longer than the file: it is not a prefix of this tile.
@@ -521,7 +531,7 @@ public struct TileFetcher: Sendable {
         case .gzip:
             let unpacked = path("\(tile).hgt.part")
             do throws(TileFetchError) {
-                try Gunzip.run(part, into: unpacked)
+                try Gunzip.run(part, into: unpacked, limit: SRTMTileFile.maximumFileBytes)
             } catch {
                 try? FileManager.default.removeItem(atPath: unpacked)
                 if error.kind == .corrupt { throw reject(error.description) }
@@ -541,6 +551,13 @@ public struct TileFetcher: Sendable {
     /// A `file:` template: copy, then verify like a download (no resuming needed locally).
     private func copyLocal(_ tile: SRTMTileName, from url: URL, to part: String) throws(TileFetchError) -> TileFetchResult {
         guard FileManager.default.fileExists(atPath: url.path) else { return .noTile(url: url.absoluteString) }
+        let attributes = try? FileManager.default.attributesOfItem(atPath: url.path)
+        guard attributes?[.type] as? FileAttributeType == .typeRegular else {
+            throw TileFetchError(.corrupt, "\(tile): \(url.path) is not a regular file")
+        }
+        if let size = (attributes?[.size] as? NSNumber)?.int64Value, size > SRTMTileFile.maximumFileBytes {
+            throw TileFetchError(.corrupt, "\(tile): \(url.path) has \(size) bytes, more than any SRTM tile (at most \(SRTMTileFile.maximumFileBytes))")
+        }
         try? FileManager.default.removeItem(atPath: part)
         do {
             try FileManager.default.copyItem(atPath: url.path, toPath: part)
@@ -589,7 +606,9 @@ public struct TileFetcher: Sendable {
 /// Linux Foundation has no gzip decoder, so the system's `gzip` (Debian: essential package)
 /// unpacks `.hgt.gz` downloads, streaming file to file.
 enum Gunzip {
-    static func run(_ source: String, into target: String) throws(TileFetchError) {
+    /// Unpacks `source` into `target`, stopping with a `.corrupt` error as soon as the output
+    /// passes `limit` bytes (a gzip bomb: 1 MB of zeros can unpack to 1 GB).
+    static func run(_ source: String, into target: String, limit: Int64) throws(TileFetchError) {
         guard let gzip = executable("gzip") else {
             throw TileFetchError(.local, "gzip is needed to unpack .gz tiles but is not on PATH")
         }
@@ -601,7 +620,8 @@ enum Gunzip {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: gzip)
         process.arguments = ["-dc", source]
-        process.standardOutput = output
+        let unpacked = Pipe()
+        process.standardOutput = unpacked
         let errors = Pipe()
         process.standardError = errors
         do {
@@ -609,8 +629,26 @@ enum Gunzip {
         } catch {
             throw TileFetchError(.local, "cannot run \(gzip): \(error.localizedDescription)")
         }
+        // Stream gzip's output through here, counting, rather than into the file directly.
+        let reader = unpacked.fileHandleForReading
+        var written: Int64 = 0
+        var writeFailure: String?
+        while let chunk = try? reader.read(upToCount: 1 << 20), !chunk.isEmpty {
+            written += Int64(chunk.count)
+            if written > limit { break }
+            do { try output.write(contentsOf: chunk) } catch {
+                writeFailure = error.localizedDescription
+                break
+            }
+        }
+        if written > limit || writeFailure != nil { process.terminate() }
+        try? reader.close()
         let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         process.waitUntilExit()
+        if let writeFailure { throw TileFetchError(.local, "cannot write \(target): \(writeFailure)") }
+        if written > limit {
+            throw TileFetchError(.corrupt, "gzip data unpacks to more than \(limit) bytes (a tile has at most \(SRTMTileFile.validByteCounts[1]))")
+        }
         guard process.terminationStatus == 0 else {
             let line = message.split(separator: "\n").first.map(String.init) ?? "exit status \(process.terminationStatus)"
             throw TileFetchError(.corrupt, "gzip data is damaged: \(line)")
@@ -642,6 +680,8 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, Sendable {
         case rangeNotSatisfiable(total: Int64?)
         case failed(String, bytes: Int64, expected: Int64?)
         case localFailure(String)
+        /// The response is longer than ``SRTMTileFile/maximumFileBytes`` (announced or sent).
+        case tooLarge(bytes: Int64)
     }
 
     private struct State {
@@ -705,6 +745,10 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, Sendable {
             case 200:
                 state.resumedAt = 0
                 state.expected = http.expectedContentLength >= 0 ? http.expectedContentLength : nil
+                if let expected = state.expected, expected > SRTMTileFile.maximumFileBytes {
+                    state.outcome = .tooLarge(bytes: expected)
+                    return .cancel
+                }
                 guard open(truncating: true, state: &state) else { return .cancel }
                 recordValidator(of: http)
                 return .allow
@@ -717,6 +761,10 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, Sendable {
                 }
                 state.resumedAt = offset
                 state.expected = range.total
+                if let total = range.total, total > SRTMTileFile.maximumFileBytes {
+                    state.outcome = .tooLarge(bytes: total)
+                    return .cancel
+                }
                 return open(truncating: false, state: &state) ? .allow : .cancel
             case 404:
                 state.outcome = .notFound
@@ -736,6 +784,14 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
         let report: (Int64, Int64?)? = state.withLock { state in
             guard let output = state.output else { return nil }
+            let total = state.resumedAt + state.received + Int64(data.count)
+            if total > SRTMTileFile.maximumFileBytes {
+                state.outcome = .tooLarge(bytes: total)
+                try? output.close()
+                state.output = nil
+                dataTask.cancel()
+                return nil
+            }
             do {
                 try output.write(contentsOf: data)
             } catch {

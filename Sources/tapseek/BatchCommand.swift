@@ -27,13 +27,13 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(help: "Output: json (one result JSON per line) or geojson (one GeoJSON Feature per line, RFC 8142 style, each with the reading's id and line; --format geojson is shorthand for this).")
     var output: LocateOutputFormat = .json
 
-    @Option(help: "Chunks of readings located at once; the default is the number of active processors.")
+    @Option(parsing: .unconditional, help: "Chunks of readings located at once; the default is the number of active processors.")
     var jobs: Int = BatchLocator.defaultJobs
 
-    @Option(help: "Keep a reading only after this many seconds since the last one kept (or --min-move).")
+    @Option(parsing: .unconditional, help: "Keep a reading only after this many seconds since the last one kept (or --min-move).")
     var every: Double?
 
-    @Option(name: .customLong("min-move"), help: "Keep a reading only after a move of this many metres from the last one kept (or --every).")
+    @Option(name: .customLong("min-move"), parsing: .unconditional, help: "Keep a reading only after a move of this many metres from the last one kept (or --every).")
     var minMove: Double?
 
     @OptionGroup var options: LocateOptions

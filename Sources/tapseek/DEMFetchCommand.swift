@@ -16,7 +16,9 @@ struct DEMFetchCommand: AsyncParsableCommand {
         response is unpacked) or NAME.hgt.zip (a zip holding NAME.hgt), and must be 1201² or \
         3601² posts. A tile the server does not have (HTTP 404) is reported as "no tile \
         (ocean?)" and the run goes on; any other failure is reported, the run goes on, and the \
-        exit status is 1.
+        exit status is 1. A response longer than any tile (25.9 MB), or a gzip that unpacks to \
+        more, is stopped there and reported. More than --max-tiles tiles (default \(defaultMaximumTiles)) \
+        are fetched only with --yes.
 
         The server comes from --url-template, else $TAPSEEK_TILE_URL, else AWS Open Data \
         Terrain Tiles (\(TileURLTemplate.skadi)). Placeholders, for S38W071: {name} S38W071, \
@@ -27,7 +29,7 @@ struct DEMFetchCommand: AsyncParsableCommand {
     @Argument(help: "Tile names, e.g. N27E086 S38W071.")
     var tiles: [String] = []
 
-    @Option(help: "Every tile of a box: south,west,north,east in degrees (west > east crosses the antimeridian).")
+    @Option(parsing: .unconditional, help: "Every tile of a box: south,west,north,east in degrees (west > east crosses the antimeridian).")
     var bbox: String?
 
     @Option(help: "Directory to store tiles in (default: $TAPSEEK_DEM, else the project's dem/).")
@@ -36,8 +38,23 @@ struct DEMFetchCommand: AsyncParsableCommand {
     @Option(help: "Tile URL with placeholders (default: $TAPSEEK_TILE_URL, else the AWS skadi layout).")
     var urlTemplate: String?
 
+    @Option(parsing: .unconditional, help: "Most tiles one run fetches without --yes (a 1″ tile is up to 25.9 MB).")
+    var maxTiles: Int = Self.defaultMaximumTiles
+
+    @Flag(help: "Fetch every tile asked for, however many.")
+    var yes = false
+
+    /// 100 tiles of up to 25.9 MB: 2.6 GB, about what a mountain range needs; a continent-sized
+    /// box (thousands of tiles, tens of GB) should be asked for on purpose.
+    static let defaultMaximumTiles = 100
+
     func validate() throws {
-        _ = try request()
+        guard maxTiles >= 1 else { throw ValidationError("--max-tiles must be at least 1, got \(maxTiles)") }
+        let (names, _) = try request()
+        if !yes, names.count > maxTiles {
+            let gigabytes = String(format: "%.1f", Double(names.count) * Double(SRTMTileFile.validByteCounts[1]) / 1e9)
+            throw ValidationError("that is \(names.count) tiles (up to \(gigabytes) GB), more than --max-tiles \(maxTiles): add --yes to fetch them all, or a larger --max-tiles")
+        }
     }
 
     func run() async throws {

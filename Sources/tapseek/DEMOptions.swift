@@ -6,7 +6,7 @@ struct DEMOptions: ParsableArguments {
     @Option(name: .long, help: "Directory of elevation tiles (default: $TAPSEEK_DEM, else the project's dem/).")
     var dem: String?
 
-    @Option(name: .long, help: "Memory budget for loaded tiles, MiB.")
+    @Option(name: .long, parsing: .unconditional, help: "Memory budget for loaded tiles, MiB.")
     var cacheMB: Int = ElevationCatalog.defaultMemoryBudget >> 20
 
     func validate() throws {

@@ -19,18 +19,15 @@ struct ElevationCommand: AsyncParsableCommand {
     @Flag(help: "Read CSV lat,lon lines from stdin; write one JSON line per input line.")
     var batch = false
 
-    @Option(help: "Worker threads for --batch (default: all cores).")
+    @Option(parsing: .unconditional, help: "Worker threads for --batch (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Argument(parsing: .allUnrecognized, help: "LAT LON in WGS84 degrees.")
-    var coordinates: [String] = []
+    @OptionGroup var point: CoordinateArguments
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
-        if batch, !coordinates.isEmpty { throw ValidationError("--batch reads stdin; give no LAT LON") }
-        if !batch, coordinates.count != 2 {
-            throw ValidationError("expected LAT LON, got \(coordinates.count) value(s)")
-        }
+        if batch, point.given { throw ValidationError("--batch reads stdin; give no LAT LON") }
+        if !batch { try point.validateCount() }
     }
 
     func run() async throws {
@@ -39,22 +36,17 @@ struct ElevationCommand: AsyncParsableCommand {
             try await ElevationBatch(service: service, jobs: jobs).run()
             return
         }
-        let latitude = try Self.number(coordinates[0], name: "latitude")
-        let longitude = try Self.number(coordinates[1], name: "longitude")
-        let point: ElevationService.PointElevation
+        let latitude = try point.latitude()
+        let longitude = try point.longitude()
+        let elevation: ElevationService.PointElevation
         do {
-            point = try service.elevation(latitude: latitude, longitude: longitude)
+            elevation = try service.elevation(latitude: latitude, longitude: longitude)
         } catch {
             throw InputError(error.message)
         }
         var out = OutputBuffer()
-        ElevationRecord.write(point, to: &out)
+        ElevationRecord.write(elevation, to: &out)
         out.newline()
         out.flush()
-    }
-
-    static func number(_ text: String, name: String) throws -> Double {
-        guard let value = Double(text) else { throw InputError("\(name) must be a number, got \"\(text)\"") }
-        return value
     }
 }

@@ -25,21 +25,15 @@ struct GeocodeCommand: AsyncParsableCommand {
     @Flag(help: "Read CSV lat,lon lines from stdin; write one JSON line per input line.")
     var batch = false
 
-    @Option(help: "Worker threads for --batch (default: all cores).")
+    @Option(parsing: .unconditional, help: "Worker threads for --batch (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
-    @Argument(parsing: .allUnrecognized, help: "LAT LON in WGS84 degrees (negative values need no quoting).")
-    var arguments: [String] = []
-
-    /// The positional values, without a `--` separator a user may put before negative numbers.
-    private var coordinates: [String] { arguments.filter { $0 != "--" } }
+    @OptionGroup var point: CoordinateArguments
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
-        if batch, !coordinates.isEmpty { throw ValidationError("--batch reads stdin; give no LAT LON") }
-        if !batch, coordinates.count != 2 {
-            throw ValidationError("expected LAT LON, got \(coordinates.count) value(s)")
-        }
+        if batch, point.given { throw ValidationError("--batch reads stdin; give no LAT LON") }
+        if !batch { try point.validateCount() }
     }
 
     func run() async throws {
@@ -53,8 +47,8 @@ struct GeocodeCommand: AsyncParsableCommand {
             try await GeocodeBatch(index: geocoder.index, jobs: jobs).run()
             return
         }
-        let latitude = try Self.number(coordinates[0], name: "latitude")
-        let longitude = try Self.number(coordinates[1], name: "longitude")
+        let latitude = try point.latitude()
+        let longitude = try point.longitude()
         var out = OutputBuffer()
         do throws(CoordinateError) {
             let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
@@ -65,12 +59,6 @@ struct GeocodeCommand: AsyncParsableCommand {
         }
         out.newline()
         out.flush()
-    }
-
-    /// A command-line number; anything `Double` cannot read is bad input naming the field.
-    static func number(_ text: String, name: String) throws -> Double {
-        guard let value = Double(text) else { throw InputError("\(name) must be a number, got \"\(text)\"") }
-        return value
     }
 }
 

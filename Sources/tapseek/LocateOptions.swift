@@ -5,10 +5,10 @@ import TapSeek
 struct LocateOptions: ParsableArguments {
     @OptionGroup var demOptions: DEMOptions
 
-    @Option(help: "Refraction coefficient k (the ray bends with curvature k/R; GDAL and GRASS use 1/7).")
+    @Option(parsing: .unconditional, help: "Refraction coefficient k (the ray bends with curvature k/R; GDAL and GRASS use 1/7).")
     var refraction: Double = MarchSettings.defaultRefraction
 
-    @Option(help: "Distance between terrain samples along the sightline, metres.")
+    @Option(parsing: .unconditional, help: "Distance between the terrain samples of the profile (--plot, GeoJSON), metres; the march itself is exact.")
     var step: Double = MarchSettings.defaultStep
 
     func validate() throws {

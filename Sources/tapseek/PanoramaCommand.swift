@@ -16,8 +16,7 @@ struct PanoramaCommand: ParsableCommand {
             """
     )
 
-    @Argument(parsing: .allUnrecognized, help: "LAT LON of the observer in WGS84 degrees.")
-    var coordinates: [String] = []
+    @OptionGroup var point: CoordinateArguments
 
     @Option(parsing: .unconditional, help: "Eye altitude, metres (default: on the ground at --eye-height); negative below sea level.")
     var altitude: Double?
@@ -52,7 +51,7 @@ struct PanoramaCommand: ParsableCommand {
     static let azimuthStepRange = 0.0001...90.0
 
     func validate() throws {
-        guard coordinates.count == 2 else { throw ValidationError("expected LAT LON, got \(coordinates.count) value(s)") }
+        try point.validateCount()
         guard Self.azimuthStepRange.contains(azimuthStep) else {
             throw ValidationError("--azimuth-step must be within \(Self.azimuthStepRange) degrees, got \(azimuthStep)")
         }
@@ -68,8 +67,7 @@ struct PanoramaCommand: ParsableCommand {
     }
 
     func run() throws {
-        let latitude = try ElevationCommand.number(coordinates[0], name: "latitude")
-        let longitude = try ElevationCommand.number(coordinates[1], name: "longitude")
+        let latitude = try point.latitude(), longitude = try point.longitude()
         let locator = try LocateOptions.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction))
         let location = Reading.Location(latitude: latitude, longitude: longitude, altitude: altitude,
                                         altitudeReference: altitudeReference.reference, eyeHeight: eyeHeight)

@@ -21,7 +21,7 @@ struct PolylineCommand: ParsableCommand {
             """
         )
 
-        @Option(help: "Decimal digits of a degree (0–12): 5 is Google's, 6 OSRM's polyline6.")
+        @Option(parsing: .unconditional, help: "Decimal digits of a degree (0–12): 5 is Google's, 6 OSRM's polyline6.")
         var precision: PolylinePrecision = .google
 
         @Argument(help: "The encoded polyline, or - to read it from stdin.")
@@ -88,7 +88,7 @@ struct PolylineCommand: ParsableCommand {
             discussion: "Values are rounded half away from zero to N decimals, as Google's encoder does."
         )
 
-        @Option(help: "Decimal digits of a degree (0–12): 5 is Google's, 6 OSRM's polyline6.")
+        @Option(parsing: .unconditional, help: "Decimal digits of a degree (0–12): 5 is Google's, 6 OSRM's polyline6.")
         var precision: PolylinePrecision = .google
 
         func run() throws {

@@ -21,6 +21,67 @@ import TapSeekTestSupport
         }
     }
 
+    /// Issue 10, defect 1: hostile servers and boxes too large to fetch by accident.
+    @Suite struct Limits {
+        /// Files left in `directory`, with their sizes.
+        private func listing(_ directory: URL) throws -> [String: Int] {
+            var sizes: [String: Int] = [:]
+            for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+                let attributes = try FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)
+                sizes[name] = (attributes[.size] as? NSNumber)?.intValue
+            }
+            return sizes
+        }
+
+        @Test func endlessResponseStopsAtTheLargestTileSize() throws {
+            let served = try SharedData.temporaryDirectory("fetch-served")
+            let directory = try SharedData.temporaryDirectory("fetch-cli")
+            defer { try? FileManager.default.removeItem(at: served); try? FileManager.default.removeItem(at: directory) }
+            // 256 MiB at most, ten times a tile: far past the cap, small enough to stop soon.
+            let server = try LoopbackTileServer(directory: served, options: ["--endless", "N27E086.hgt", "--endless-limit", "268435456"])
+            let result = try CLIRunner.run(["dem", "fetch", "N27E086", "--dem", directory.path,
+                                            "--url-template", server.url("{name}.hgt")])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("N27E086: \(server.url("N27E086.hgt")) sends "), "stderr: \(result.stderr)")
+            #expect(result.stderr.contains("more than any SRTM tile (at most 25999938); stopped"))
+            #expect(try listing(directory).isEmpty, "nothing of the endless response is kept")
+        }
+
+        @Test func gzipBombIsStoppedWhileUnpacking() throws {
+            let served = try SharedData.temporaryDirectory("fetch-served")
+            let directory = try SharedData.temporaryDirectory("fetch-cli")
+            defer { try? FileManager.default.removeItem(at: served); try? FileManager.default.removeItem(at: directory) }
+            // 200 MB of zeros gzip to about 200 kB: a small download that unpacks far past a tile.
+            let bomb = served.appendingPathComponent("N27E086.hgt.gz")
+            try SharedData.run("sh", ["-c", "head -c 200000000 /dev/zero | gzip -1 > '\(bomb.path)'"])
+            let server = try LoopbackTileServer(directory: served)
+            let result = try CLIRunner.run(["dem", "fetch", "N27E086", "--dem", directory.path,
+                                            "--url-template", server.url("{name}.hgt.gz")])
+            #expect(result.status == 1)
+            #expect(result.stderr.contains("gzip data unpacks to more than 25999938 bytes"), "stderr: \(result.stderr)")
+            #expect(try listing(directory).isEmpty, "neither the download nor a partial unpacking is kept")
+        }
+
+        @Test func largeBoxNeedsYesOrALargerMaximum() throws {
+            let served = try SharedData.temporaryDirectory("fetch-served")
+            let directory = try SharedData.temporaryDirectory("fetch-cli")
+            defer { try? FileManager.default.removeItem(at: served); try? FileManager.default.removeItem(at: directory) }
+            // Europe, 35°–70° N, 10° W–40° E: 35 × 50 tiles, over the default limit of 100.
+            let europe = try CLIRunner.run(["dem", "fetch", "--bbox", "35,-10,70,40", "--dem", directory.path])
+            #expect(europe.status == 2)
+            #expect(europe.stderr.contains("that is 1750 tiles (up to 45.4 GB), more than --max-tiles 100: add --yes"), "stderr: \(europe.stderr)")
+
+            let server = try LoopbackTileServer(directory: served)
+            let box = ["dem", "fetch", "--bbox", "46.5,8.5,47.5,9.5", "--dem", directory.path, "--url-template", server.url("{name}.hgt")]
+            #expect(try CLIRunner.run(box + ["--max-tiles", "3"]).status == 2)
+            #expect(server.requests.isEmpty, "nothing is fetched before the question is answered")
+            let confirmed = try CLIRunner.run(box + ["--max-tiles", "3", "--yes"])
+            #expect(confirmed.status == 0, "stderr: \(confirmed.stderr)")
+            #expect(server.requests.count == 4)
+            #expect(try CLIRunner.run(box + ["--max-tiles", "4"]).status == 0)
+        }
+    }
+
     @Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"))
     struct Downloads {
         static let everest = SharedData.dem.appendingPathComponent("N27E086.hgt")
@@ -66,6 +127,20 @@ import TapSeekTestSupport
             #expect(server.requests == ["GET /N46E008.hgt -", "GET /N46E009.hgt -", "GET /N47E008.hgt -", "GET /N47E009.hgt -"])
             #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == ["N47E009.hgt"])
             #expect(result.stderrLines.last?.hasPrefix("tapseek: 1 stored, 0 already present, 3 no tile (ocean?), 0 failed") == true)
+        }
+
+        /// Issue 10, defect 7: a southern or western box starts with `-` and was refused as
+        /// "Missing value for --bbox".
+        @Test func southernBoxIsAValueNotAnOption() throws {
+            try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
+            let server = try LoopbackTileServer(directory: SharedData.dem)
+            let directory = try SharedData.temporaryDirectory("fetch-cli")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            // Gisborne, New Zealand: 38°–37° S, 177°–179° E.
+            let result = try CLIRunner.run(["dem", "fetch", "--bbox", "-38,177,-37,179",
+                                            "--dem", directory.path, "--url-template", server.url("{name}.hgt")])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            #expect(server.requests == ["GET /S38E177.hgt -", "GET /S38E178.hgt -"])
         }
 
         @Test func environmentNamesTheServerAndTheDirectory() throws {

@@ -59,6 +59,14 @@ import TapSeekTestSupport
             #expect(sightline["azimuth"] == 208 && sightline["elevationAngle"] == 26 && sightline["refraction"] == 0.13)
         }
 
+        /// Issue 10, defect 7: an option value starting with `-` was refused as "Missing value".
+        @Test func negativeRefractionIsAValueNotAnOption() throws {
+            let result = try locate(LocateCommandTests.eiger, ["--refraction", "-0.5"])
+            #expect(result.status == 0, "stderr: \(result.stderr)")
+            let sightline = try #require(try LocateCommandTests.object(result.stdout)["sightline"] as? [String: Double])
+            #expect(sightline["refraction"] == -0.5)
+        }
+
         @Test func readingFileAndStdinGiveTheSameResult() throws {
             let directory = try SharedData.temporaryDirectory("locate")
             defer { try? FileManager.default.removeItem(at: directory) }

@@ -51,6 +51,12 @@ public final class ElevationCatalog: Sendable {
         paths.sort()
         var tiles: [DEMTile] = [], warnings: [String] = []
         for path in paths {
+            // A FIFO, socket or device named like a raster would block or never end a read.
+            // Links are followed: a link to a regular file is a tile.
+            guard Self.isRegularFile(path) else {
+                warnings.append("skipping \(path): not a regular file")
+                continue
+            }
             if let tile = DEMTile(srtmPath: path) {
                 tiles.append(tile)
                 continue
@@ -77,6 +83,12 @@ public final class ElevationCatalog: Sendable {
         }
         self.cells = cells
         cache = Mutex(Cache())
+    }
+
+    /// Whether a path (links followed) is a regular file.
+    static func isRegularFile(_ path: String) -> Bool {
+        var status = stat()
+        return stat(path, &status) == 0 && (status.st_mode & S_IFMT) == S_IFREG
     }
 
     /// The keys of the 1° cells a rectangle touches; longitudes beyond ±180 fold back.

@@ -198,6 +198,22 @@ struct ElevationCatalogTests {
         #expect(abs(santis - 2471) <= 2)
     }
 
+    /// A FIFO named like a raster would block the catalog's open for ever: it is skipped with a
+    /// warning, and the good tile beside it serves.
+    @Test(.timeLimit(.minutes(1)))
+    func fifoNamedLikeARasterIsSkippedNotOpened() throws {
+        let directory = try SharedData.temporaryDirectory("fifo")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try SharedData.run("mkfifo", [directory.appendingPathComponent("x.tif").path])
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("N47E009.hgt"),
+                                                   withDestinationURL: SharedData.dem.appendingPathComponent("N47E009.hgt"))
+        let catalog = try ElevationCatalog(directory: directory.path)
+        #expect(catalog.tiles.count == 1)
+        #expect(catalog.warnings == ["skipping \(directory.appendingPathComponent("x.tif").path): not a regular file"])
+        var s = TerrainSampler(catalog: catalog)
+        #expect(abs((s.elevation(latitude: 47 + 299.0 / 1200, longitude: 9 + 412.0 / 1200) ?? 0) - 2471) <= 2)
+    }
+
     @Test func cacheEvictsLeastRecentlyUsedTilesBeyondItsBudget() throws {
         // Budget of 8 MB holds one 3″ tile (5.8 MB) at a time.
         let catalog = try ElevationCatalog(directory: SharedData.dem.path, memoryBudget: 8 << 20)

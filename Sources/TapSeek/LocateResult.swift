@@ -65,6 +65,9 @@ public struct LocateResult: Sendable {
     public var error: Failure?
     /// The spread the reading's sensor errors allow, when asked for.
     public var uncertainty: TargetUncertainty?
+    /// The calibration the reading was located with: its own (from its skyline or landmark
+    /// pixels) or one carried over from an earlier reading of a batch.
+    public var calibration: Calibration?
 
     public init(id: String? = nil, line: Int? = nil, time: Date? = nil, status: Status) {
         self.id = id

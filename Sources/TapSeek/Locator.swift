@@ -33,12 +33,22 @@ public struct Locator: Sendable {
     }
 
     /// As ``locate(_:)``, reusing a per-thread terrain sampler (faster for many readings).
-    public func locate(_ reading: Reading, terrain: inout TerrainSampler) -> LocateResult {
+    ///
+    /// A reading that carries `skyline` or `landmarks` pixels is calibrated first
+    /// (``calibrate(_:limits:jobs:)``) and located with the calibrated orientation; the result's
+    /// `calibration` says so. Otherwise a `carried` calibration (of an earlier reading of the
+    /// same log) corrects the reading's orientation by its correction.
+    public func locate(_ reading: Reading, carrying carried: Calibration? = nil, terrain: inout TerrainSampler) -> LocateResult {
+        let prepared = calibrated(reading, carried: carried, terrain: &terrain)
+        var result: LocateResult
         do {
-            return try locateOrThrow(reading, terrain: &terrain)
+            result = try locateOrThrow(prepared.reading, terrain: &terrain)
         } catch {
-            return .failure(error, id: reading.id, time: reading.time)
+            result = .failure(error, id: reading.id, time: reading.time)
         }
+        result.calibration = prepared.calibration
+        result.warnings = prepared.warnings + result.warnings
+        return result
     }
 
     private func locateOrThrow(_ reading: Reading, terrain: inout TerrainSampler) throws(LocateResult.Failure) -> LocateResult {
@@ -57,18 +67,7 @@ public struct Locator: Sendable {
         let observer = try place(reading.location, terrain: &terrain, warnings: &result.warnings)
         result.observer = observer
 
-        var heading = orientation.heading
-        if orientation.headingReference == .magnetic {
-            guard let time = reading.time else {
-                throw LocateResult.Failure(code: "bad-input", message: "time is required with a magnetic heading")
-            }
-            do {
-                heading = try magneticModel.magneticToTrue(heading: heading, latitude: observer.latitude,
-                                                           longitude: observer.longitude, height: observer.altitude, date: time)
-            } catch {
-                throw LocateResult.Failure(code: "magnetic-model", message: error.message)
-            }
-        }
+        let heading = try trueHeading(of: reading, orientation: orientation, observer: observer)
         let camera = CameraOrientation(heading: heading, pitch: orientation.pitch, roll: orientation.roll)
         let direction = camera.direction(tap: reading.tap, camera: reading.camera.map(PinholeCamera.init))
         var view = ViewDirection(enu: direction)

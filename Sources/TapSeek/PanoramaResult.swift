@@ -55,6 +55,26 @@ extension Locator {
     }
 }
 
+extension Locator {
+    /// The DEM's skyline from a location at the given azimuths (degrees), each searched exactly
+    /// as a panorama's, with `settings`' range and refraction: for drawing the skyline over a
+    /// camera image, or checking a traced one.
+    public func skyline(from location: Reading.Location, azimuths: [Double],
+                        settings: Panorama.Settings = Panorama.Settings()) throws(LocateResult.Failure) -> [Panorama.Point] {
+        var terrain = TerrainSampler(catalog: catalog)
+        var warnings: [String] = []
+        let observer = try place(location, terrain: &terrain, warnings: &warnings)
+        let undulation = geoid.undulation(latitude: observer.latitude, longitude: observer.longitude)
+        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude + undulation)
+        let range = Panorama.range(settings: settings, eyeMSL: observer.altitude, latitude: observer.latitude)
+        var crossedVoid = false
+        return azimuths.map {
+            Panorama.skylinePoint(azimuth: $0, eye: eye, geoid: geoid, settings: settings, range: range, over: &terrain,
+                                  crossedVoid: &crossedVoid)
+        }
+    }
+}
+
 /// The shares of a panorama computed on several threads, each stored once by its own thread.
 private final class Parts: Sendable {
     private let parts: Mutex<[(points: [Panorama.Point], crossedVoid: Bool)]>

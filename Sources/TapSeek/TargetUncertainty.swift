@@ -50,10 +50,17 @@ extension Locator {
     /// Locates a reading and, around the answer, the spread its sensors' errors allow
     /// (``TargetUncertainty``), with the samples shared among `jobs` threads. The result's
     /// `target` is the reading's own, unchanged by sampling; `uncertainty` is nil when the
-    /// reading cannot be located.
-    public func locate(_ reading: Reading, uncertainty sampling: TargetUncertainty.Settings,
+    /// reading cannot be located. A calibrated reading (its own pixels, or `carried`) is
+    /// sampled around its calibrated orientation with the calibration's sigma
+    /// (``Calibration/sigma``) in place of the sensors' accuracies.
+    public func locate(_ original: Reading, uncertainty sampling: TargetUncertainty.Settings, carrying carried: Calibration? = nil,
                        jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> LocateResult {
-        var result = locate(reading)
+        var terrain = TerrainSampler(catalog: catalog)
+        let prepared = calibrated(original, carried: carried, terrain: &terrain)
+        let reading = prepared.reading
+        var result = locate(reading, terrain: &terrain)
+        result.calibration = prepared.calibration
+        result.warnings = prepared.warnings + result.warnings
         guard result.status == .hit || result.status == .horizon, let orientation = reading.orientation,
               let observer = result.observer else { return result }
         var declination = 0.0

@@ -124,6 +124,30 @@ struct JSONScanner {
         }
     }
 
+    // MARK: Arrays
+
+    /// Iterates over the elements of an array whose "[" is next: `body` receives each element's
+    /// index and must consume its value.
+    mutating func forEachElement(_ body: (inout JSONScanner, Int) throws(ReadingError) -> Void) throws(ReadingError) {
+        try expect(UInt8(ascii: "["), "expected '['")
+        if peek() == UInt8(ascii: "]") {
+            position += 1
+            return
+        }
+        var index = 0
+        while true {
+            try body(&self, index)
+            index += 1
+            skipWhitespace()
+            guard position < bytes.count else { throw syntaxError("expected ',' or ']' in an array") }
+            switch bytes[position] {
+            case UInt8(ascii: ","): position += 1
+            case UInt8(ascii: "]"): position += 1; return
+            default: throw syntaxError("expected ',' or ']' in an array")
+            }
+        }
+    }
+
     // MARK: Strings
 
     /// Scans a string whose opening quote is next; returns the range of its contents (between

@@ -15,17 +15,27 @@ public struct Reading: Sendable, Hashable {
     public var camera: CameraSettings?
     /// Absent → the optical axis.
     public var tap: Tap?
+    /// Pixels of the same image that lie on the skyline (traced by a finger or found by an edge
+    /// detector), for calibrating the orientation; empty when none were given.
+    public var skyline: [Pixel]
+    /// Pixels of the same image showing known places, for calibrating the orientation.
+    public var landmarks: [Landmark]
 
     /// A reading from its parts; ``ReadingDecoder`` builds validated ones from JSON.
     public init(id: String? = nil, time: Date? = nil, location: Location, orientation: Orientation? = nil,
-                camera: CameraSettings? = nil, tap: Tap? = nil) {
+                camera: CameraSettings? = nil, tap: Tap? = nil, skyline: [Pixel] = [], landmarks: [Landmark] = []) {
         self.id = id
         self.time = time
         self.location = location
         self.orientation = orientation
         self.camera = camera
         self.tap = tap
+        self.skyline = skyline
+        self.landmarks = landmarks
     }
+
+    /// Whether the reading carries what a calibration needs: skyline pixels or landmarks.
+    public var canCalibrate: Bool { !skyline.isEmpty || !landmarks.isEmpty }
 
     /// Which surface an altitude is measured from.
     public enum AltitudeReference: String, Sendable, Hashable, CaseIterable {
@@ -124,6 +134,29 @@ public struct Reading: Sendable, Hashable {
             self.zoom = zoom
             self.imageWidth = imageWidth
             self.imageHeight = imageHeight
+        }
+    }
+
+    /// A pixel of the image, as ``Tap`` counts it.
+    public typealias Pixel = Tap
+
+    /// A known place seen at a pixel of the image.
+    public struct Landmark: Sendable, Hashable {
+        /// The pixel, from the image's top-left corner, y down.
+        public var x: Double
+        public var y: Double
+        /// WGS84 degrees.
+        public var latitude: Double
+        public var longitude: Double
+        /// Metres above mean sea level; nil → the DEM's elevation there.
+        public var elevation: Double?
+
+        public init(x: Double, y: Double, latitude: Double, longitude: Double, elevation: Double? = nil) {
+            self.x = x
+            self.y = y
+            self.latitude = latitude
+            self.longitude = longitude
+            self.elevation = elevation
         }
     }
 

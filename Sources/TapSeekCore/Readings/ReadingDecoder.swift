@@ -20,6 +20,9 @@ import Foundation
 /// - `camera`, when present, needs `horizontalFOV` in (0, 180), `imageWidth` and `imageHeight`
 ///   > 0; `zoom` ≥ 1 (default 1).
 /// - `tap` needs `camera`; `tap.x` within 0…imageWidth and `tap.y` within 0…imageHeight.
+/// - `skyline` (an array of `{x, y}`) and `landmarks` (an array of `{x, y, latitude, longitude,
+///   elevation?}`) need `camera` and `orientation`; their pixels lie within the image like `tap`,
+///   and each array holds at most ``maximumCalibrationPoints`` elements.
 /// - `time` is an ISO 8601 date-time with a zone (see ``ISO8601DateTime``); `id` a string.
 /// - `null` counts as absent. Unknown fields are ignored (the interface lets producers add
 ///   fields); a field given twice is an error. Numbers must be JSON numbers and finite: strings
@@ -34,6 +37,10 @@ public struct ReadingDecoder: Sendable {
     /// (a location-only record). An `orientation` object that is present still needs heading and
     /// pitch.
     public var requiresOrientation: Bool
+
+    /// The most elements `skyline` or `landmarks` may hold: a trace one point per column of a
+    /// 4K image has 4 096, and more only slows a calibration down.
+    public static let maximumCalibrationPoints = 10_000
 
     /// A decoder; by default a reading must have an orientation.
     public init(requiresOrientation: Bool = true) {
@@ -101,6 +108,8 @@ private struct Parts {
     var horizontalFOV: Double?, zoom = 1.0, imageWidth: Double?, imageHeight: Double?
     var hasTap = false
     var tapX: NumberValue?, tapY: NumberValue?
+    var skyline: [(x: NumberValue, y: NumberValue)] = []
+    var landmarks: [(x: NumberValue, y: NumberValue, latitude: Double, longitude: Double, elevation: Double?)] = []
 
     /// One bit per field, to refuse a field given twice.
     private enum Bit: Int {
@@ -109,6 +118,7 @@ private struct Parts {
         case heading, headingReference, pitch, roll, headingAccuracy, pitchAccuracy, rollAccuracy
         case horizontalFOV, zoom, imageWidth, imageHeight
         case x, y
+        case skyline, landmarks
     }
 
     private mutating func once(_ bit: Bit, _ path: String) throws(ReadingError) {
@@ -130,6 +140,50 @@ private struct Parts {
         } else if JSONScanner.key(key, is: "tap") {
             try once(.tap, "tap")
             hasTap = try Self.readObject(&s, "tap") { (s, key) throws(ReadingError) in try readTap(&s, key) }
+        } else if JSONScanner.key(key, is: "skyline") {
+            try once(.skyline, "skyline")
+            try Self.readArray(&s, "skyline") { (s, i) throws(ReadingError) in
+                let path = "skyline[\(i)]"
+                var x: NumberValue?, y: NumberValue?
+                try Self.readPoint(&s, path) { (s, key) throws(ReadingError) in
+                    if JSONScanner.key(key, is: "x") {
+                        x = try Self.readOnce(x, &s, "\(path).x")
+                    } else if JSONScanner.key(key, is: "y") {
+                        y = try Self.readOnce(y, &s, "\(path).y")
+                    } else {
+                        try s.skipValue()
+                    }
+                }
+                guard let x else { throw ReadingError(field: "\(path).x", message: "is missing") }
+                guard let y else { throw ReadingError(field: "\(path).y", message: "is missing") }
+                skyline.append((x, y))
+            }
+        } else if JSONScanner.key(key, is: "landmarks") {
+            try once(.landmarks, "landmarks")
+            try Self.readArray(&s, "landmarks") { (s, i) throws(ReadingError) in
+                let path = "landmarks[\(i)]"
+                var x: NumberValue?, y: NumberValue?, latitude: NumberValue?, longitude: NumberValue?, elevation: NumberValue?
+                try Self.readPoint(&s, path) { (s, key) throws(ReadingError) in
+                    if JSONScanner.key(key, is: "x") {
+                        x = try Self.readOnce(x, &s, "\(path).x")
+                    } else if JSONScanner.key(key, is: "y") {
+                        y = try Self.readOnce(y, &s, "\(path).y")
+                    } else if JSONScanner.key(key, is: "latitude") {
+                        latitude = try Self.readOnce(latitude, &s, "\(path).latitude", within: -90...90, "−90…90")
+                    } else if JSONScanner.key(key, is: "longitude") {
+                        longitude = try Self.readOnce(longitude, &s, "\(path).longitude", within: -180...180, "−180…180")
+                    } else if JSONScanner.key(key, is: "elevation") {
+                        elevation = try Self.readOnce(elevation, &s, "\(path).elevation", within: -500...9000, "−500…9000 metres")
+                    } else {
+                        try s.skipValue()
+                    }
+                }
+                guard let x else { throw ReadingError(field: "\(path).x", message: "is missing") }
+                guard let y else { throw ReadingError(field: "\(path).y", message: "is missing") }
+                guard let latitude else { throw ReadingError(field: "\(path).latitude", message: "is missing") }
+                guard let longitude else { throw ReadingError(field: "\(path).longitude", message: "is missing") }
+                landmarks.append((x, y, latitude.value, longitude.value, elevation?.value))
+            }
         } else if JSONScanner.key(key, is: "time") {
             try once(.time, "time")
             try readTime(&s)
@@ -268,6 +322,42 @@ private struct Parts {
         }
     }
 
+    /// An array element by element (`null`: empty), at most
+    /// ``ReadingDecoder/maximumCalibrationPoints`` of them.
+    private static func readArray(_ s: inout JSONScanner, _ path: String,
+                                  _ element: (inout JSONScanner, Int) throws(ReadingError) -> Void) throws(ReadingError) {
+        switch try s.peekKind() {
+        case .array:
+            try s.forEachElement { (s, i) throws(ReadingError) in
+                guard i < ReadingDecoder.maximumCalibrationPoints else {
+                    throw ReadingError(field: path, message: "holds more than \(ReadingDecoder.maximumCalibrationPoints) elements")
+                }
+                try element(&s, i)
+            }
+        case .null:
+            try s.readNull()
+        default:
+            throw ReadingError(field: path, message: "must be an array, got \(try s.skipValueQuoting())")
+        }
+    }
+
+    /// An object element of an array, member by member; `null` is refused.
+    private static func readPoint(_ s: inout JSONScanner, _ path: String,
+                                  _ member: (inout JSONScanner, UnsafeBufferPointer<UInt8>) throws(ReadingError) -> Void) throws(ReadingError) {
+        guard try s.peekKind() == .object else {
+            throw ReadingError(field: path, message: "must be an object, got \(try s.skipValueQuoting())")
+        }
+        try s.forEachMember(member)
+    }
+
+    /// A number of an array element's object, refused when the member appeared before.
+    private static func readOnce(_ previous: NumberValue?, _ s: inout JSONScanner, _ path: String,
+                                 within range: ClosedRange<Double>? = nil, _ text: String = "") throws(ReadingError) -> NumberValue? {
+        guard previous == nil else { throw ReadingError(field: path, message: "appears twice") }
+        guard let range else { return try readNumber(&s, path) }
+        return try readNumber(&s, path, within: range, text)
+    }
+
     /// A finite JSON number, or nil for `null`.
     private static func readNumber(_ s: inout JSONScanner, _ path: String) throws(ReadingError) -> NumberValue? {
         switch try s.peekKind() {
@@ -378,7 +468,32 @@ private struct Parts {
             tap = Reading.Tap(x: tapX.value, y: tapY.value)
         }
 
-        return Reading(id: id, time: time, location: location, orientation: orientation, camera: camera, tap: tap)
+        if !skyline.isEmpty || !landmarks.isEmpty {
+            let field = skyline.isEmpty ? "landmarks" : "skyline"
+            guard orientation != nil else { throw ReadingError(field: field, message: "needs orientation (the compass's guess to calibrate)") }
+            guard camera != nil else { throw ReadingError(field: field, message: "needs camera.horizontalFOV, imageWidth and imageHeight") }
+        }
+        func pixel(_ x: NumberValue, _ y: NumberValue, _ path: String) throws(ReadingError) -> Reading.Pixel {
+            let camera = camera!
+            guard x.value >= 0 && x.value <= camera.imageWidth else {
+                throw ReadingError(field: "\(path).x", message: "must be within 0…\(Self.format(camera.imageWidth)) (camera.imageWidth), got \(s.quote(x.source))")
+            }
+            guard y.value >= 0 && y.value <= camera.imageHeight else {
+                throw ReadingError(field: "\(path).y", message: "must be within 0…\(Self.format(camera.imageHeight)) (camera.imageHeight), got \(s.quote(y.source))")
+            }
+            return Reading.Pixel(x: x.value, y: y.value)
+        }
+        var skylinePixels: [Reading.Pixel] = []
+        skylinePixels.reserveCapacity(skyline.count)
+        for (i, p) in skyline.enumerated() { skylinePixels.append(try pixel(p.x, p.y, "skyline[\(i)]")) }
+        var landmarkPixels: [Reading.Landmark] = []
+        for (i, l) in landmarks.enumerated() {
+            let p = try pixel(l.x, l.y, "landmarks[\(i)]")
+            landmarkPixels.append(Reading.Landmark(x: p.x, y: p.y, latitude: l.latitude, longitude: l.longitude, elevation: l.elevation))
+        }
+
+        return Reading(id: id, time: time, location: location, orientation: orientation, camera: camera, tap: tap,
+                       skyline: skylinePixels, landmarks: landmarkPixels)
     }
 
     /// A pixel count as people write it: 4032, not 4032.0.

@@ -68,6 +68,17 @@ public struct ReadingEncoder: Sendable {
             key("tap")
             out += Self.object([("x", Self.number(t.x)), ("y", Self.number(t.y))])
         }
+        if !r.skyline.isEmpty {
+            key("skyline")
+            out += "[" + r.skyline.map { Self.object([("x", Self.number($0.x)), ("y", Self.number($0.y))]) }.joined(separator: ",") + "]"
+        }
+        if !r.landmarks.isEmpty {
+            key("landmarks")
+            out += "[" + r.landmarks.map {
+                Self.object([("x", Self.number($0.x)), ("y", Self.number($0.y)), ("latitude", Self.number($0.latitude)),
+                             ("longitude", Self.number($0.longitude)), ("elevation", $0.elevation.map(Self.number))])
+            }.joined(separator: ",") + "]"
+        }
         return out + "}"
     }
 

@@ -132,8 +132,8 @@ public struct Panorama: Sendable {
         return (points, crossedVoid)
     }
 
-    /// The skyline along one azimuth.
-    static func skylinePoint<T: TerrainGrids>(azimuth: Double, eye: GeodeticPosition, geoid: Geoid, settings: Settings,
+    /// The skyline along one azimuth (degrees; any turn), over `range` metres of ground.
+    public static func skylinePoint<T: TerrainGrids>(azimuth: Double, eye: GeodeticPosition, geoid: Geoid, settings: Settings,
                                               range: Double, over terrain: inout T, crossedVoid: inout Bool) -> Point {
         var path = RayPath(eye: eye, direction: ViewDirection(azimuth: azimuth, elevation: 0).enu, geoid: geoid,
                            refraction: settings.refraction, segmentLength: RayPath.skylineSegment)

@@ -1,0 +1,143 @@
+import Dispatch
+import Foundation
+import Synchronization
+
+extension Locator {
+    /// Degrees between the azimuths of the DEM skyline a calibration fits against.
+    public static let calibrationAzimuthStep = 0.05
+
+    /// The orientation that best explains a reading's `skyline` and `landmarks` pixels
+    /// (``OrientationFit``), searched within `limits` of the reading's own orientation, the DEM's
+    /// skyline computed on `jobs` threads.
+    ///
+    /// - Throws: ``CalibrationError``: `bad-input` when the reading lacks what a calibration
+    ///   needs (orientation, camera, points) or cannot be placed on the DEM; `no-fit` when the
+    ///   points fit no orientation within the search well enough to trust.
+    public func calibrate(_ reading: Reading, limits: OrientationFit.Limits = OrientationFit.Limits(),
+                          jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(CalibrationError) -> Calibration {
+        var terrain = TerrainSampler(catalog: catalog)
+        return try calibrate(reading, limits: limits, jobs: jobs, terrain: &terrain)
+    }
+
+    func calibrate(_ reading: Reading, limits: OrientationFit.Limits = OrientationFit.Limits(), jobs: Int,
+                   terrain: inout TerrainSampler) throws(CalibrationError) -> Calibration {
+        guard let orientation = reading.orientation else { throw .badInput("calibration needs orientation (the sensors' guess)") }
+        guard let settings = reading.camera else { throw .badInput("calibration needs camera.horizontalFOV, imageWidth and imageHeight") }
+        let camera = PinholeCamera(settings)
+        var ignored: [String] = []
+        let observer: LocateResult.Observer
+        let heading: Double
+        do {
+            observer = try place(reading.location, terrain: &terrain, warnings: &ignored)
+            heading = try trueHeading(of: reading, orientation: orientation, observer: observer)
+        } catch {
+            throw CalibrationError(code: error.code, message: error.message)
+        }
+        let given = CameraOrientation(heading: heading, pitch: orientation.pitch, roll: orientation.roll)
+        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude,
+                                   height: observer.altitude + geoid.undulation(latitude: observer.latitude, longitude: observer.longitude))
+        var landmarks: [OrientationFit.Landmark] = []
+        for (i, l) in reading.landmarks.enumerated() {
+            guard let elevation = l.elevation ?? terrain.elevation(latitude: l.latitude, longitude: l.longitude) else {
+                throw .badInput("landmarks[\(i)] has no elevation and the DEM has none at (\(l.latitude), \(l.longitude))")
+            }
+            let point = GeodeticPosition(latitude: l.latitude, longitude: l.longitude,
+                                         height: elevation + geoid.undulation(latitude: l.latitude, longitude: l.longitude))
+            landmarks.append(.init(pixel: .init(x: l.x, y: l.y),
+                                   direction: .apparent(from: eye, to: point, refraction: self.settings.refraction)))
+        }
+        try OrientationFit.validate(camera: camera, skyline: reading.skyline, landmarks: landmarks)
+        var profile: SkylineProfile?
+        if !reading.skyline.isEmpty {
+            let window = OrientationFit.azimuthWindow(given: given, camera: camera, skyline: reading.skyline, limits: limits)
+            profile = skylineProfile(from: eye, azimuths: window, jobs: jobs, terrain: &terrain)
+        }
+        return try OrientationFit.fit(given: given, camera: camera, skyline: reading.skyline, landmarks: landmarks,
+                                      profile: profile, limits: limits)
+    }
+
+    /// The DEM's skyline seen from `eye` over a window of azimuths, every
+    /// ``calibrationAzimuthStep``, its azimuths shared among `jobs` threads (one uses the
+    /// caller's sampler).
+    func skylineProfile(from eye: GeodeticPosition, azimuths window: ClosedRange<Double>, jobs: Int,
+                        terrain: inout TerrainSampler) -> SkylineProfile {
+        let step = Self.calibrationAzimuthStep
+        let settings = Panorama.Settings(azimuthStep: step, refraction: self.settings.refraction)
+        let eyeMSL = eye.height - geoid.undulation(latitude: eye.latitude, longitude: eye.longitude)
+        let range = Panorama.range(settings: settings, eyeMSL: eyeMSL, latitude: eye.latitude)
+        let first = Int((window.lowerBound / step).rounded(.down))
+        let count = min(Int((window.upperBound / step).rounded(.up)) - first + 1, Panorama.azimuthCount(step: step))
+        let shares = max(1, min(jobs, count))
+        if shares == 1 {
+            let part = Panorama.skyline(azimuths: first..<(first + count), eye: eye, geoid: geoid, settings: settings, range: range,
+                                        over: &terrain)
+            return SkylineProfile(points: part.points, step: step)
+        }
+        let parts = Mutex([[Panorama.Point]](repeating: [], count: shares))
+        let catalog = self.catalog, geoid = self.geoid
+        DispatchQueue.concurrentPerform(iterations: shares) { share in
+            let azimuths = (first + share * count / shares)..<(first + (share + 1) * count / shares)
+            var sampler = TerrainSampler(catalog: catalog)
+            let points = Panorama.skyline(azimuths: azimuths, eye: eye, geoid: geoid, settings: settings, range: range,
+                                          over: &sampler).points
+            parts.withLock { $0[share] = points }
+        }
+        return SkylineProfile(points: parts.withLock { $0 }.flatMap { $0 }, step: step)
+    }
+
+    /// The reading's heading from true north at the observer, converted with the World Magnetic
+    /// Model when it is magnetic.
+    func trueHeading(of reading: Reading, orientation: Reading.Orientation,
+                     observer: LocateResult.Observer) throws(LocateResult.Failure) -> Double {
+        guard orientation.headingReference == .magnetic else { return orientation.heading }
+        guard let time = reading.time else {
+            throw LocateResult.Failure(code: "bad-input", message: "time is required with a magnetic heading")
+        }
+        do {
+            return try magneticModel.magneticToTrue(heading: orientation.heading, latitude: observer.latitude,
+                                                    longitude: observer.longitude, height: observer.altitude, date: time)
+        } catch {
+            throw LocateResult.Failure(code: "magnetic-model", message: error.message)
+        }
+    }
+
+    /// A reading as it is located after calibration: its own calibration when it carries
+    /// skyline or landmark pixels, else `carried` (a calibration of an earlier reading, whose
+    /// correction is added to this reading's orientation). The returned reading's orientation
+    /// is the corrected one, from true north, with the calibration's sigma as its accuracies,
+    /// and without the calibration pixels; a refused calibration leaves the reading as it was
+    /// and says why in `warnings`.
+    func calibrated(_ reading: Reading, carried: Calibration?,
+                    terrain: inout TerrainSampler) -> (reading: Reading, calibration: Calibration?, warnings: [String]) {
+        var calibration = carried
+        var warnings: [String] = []
+        if reading.canCalibrate, reading.orientation != nil {
+            do {
+                calibration = try calibrate(reading, jobs: 1, terrain: &terrain)
+            } catch {
+                calibration = nil
+                warnings.append("calibration refused: \(error.message); the sensors' orientation is used as given")
+            }
+        }
+        var r = reading
+        r.skyline = []
+        r.landmarks = []
+        guard let calibration, var o = r.orientation else { return (r, nil, warnings) }
+        let heading: Double
+        do throws(MagneticModelError) {
+            heading = try reading.trueHeading(using: magneticModel) ?? o.heading
+        } catch {
+            return (r, nil, warnings)   // locating the reading reports the same problem
+        }
+        o.heading = normalizedAzimuth(heading + calibration.correction.heading)
+        o.headingReference = .true
+        o.pitch = min(max(o.pitch + calibration.correction.pitch, -90), 90)
+        o.roll += calibration.correction.roll
+        o.headingAccuracy = calibration.sigma
+        o.pitchAccuracy = calibration.sigma
+        o.rollAccuracy = calibration.sigma
+        r.orientation = o
+        warnings += calibration.warnings.map { "calibration: \($0)" }
+        return (r, calibration, warnings)
+    }
+}

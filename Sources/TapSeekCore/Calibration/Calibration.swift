@@ -1,0 +1,76 @@
+import Foundation
+
+/// The orientation that best explains what a camera saw (a traced skyline, known landmarks),
+/// as `tapseek calibrate` answers it and a located reading's `calibration` reports it.
+///
+/// Angles in degrees; the heading from true north.
+public struct Calibration: Sendable, Hashable {
+    /// A change of orientation: calibrated − given, degrees.
+    public struct Correction: Sendable, Hashable {
+        public var heading: Double
+        public var pitch: Double
+        public var roll: Double
+
+        public init(heading: Double, pitch: Double, roll: Double) {
+            self.heading = heading
+            self.pitch = pitch
+            self.roll = roll
+        }
+    }
+
+    /// The calibrated orientation of the optical axis; heading from true north in [0, 360).
+    public var heading: Double
+    public var pitch: Double
+    public var roll: Double
+    /// Calibrated − given; for a magnetic heading, against the given heading turned to true
+    /// north (the compass's own error, the declination aside). Heading in (−180, 180].
+    public var correction: Correction
+    /// RMS angular misfit of the matched points after calibration, degrees.
+    public var residual: Double
+    /// How many of ``points`` fit the calibrated orientation (skyline pixels within the
+    /// inlier threshold of the DEM's skyline, landmarks within it of their direction).
+    public var matched: Int
+    /// How many points were given: skyline pixels plus landmarks.
+    public var points: Int
+    public var warnings: [String]
+    /// For a calibration carried over from an earlier reading of a batch: that reading's line.
+    public var carriedFrom: Int?
+
+    public init(heading: Double, pitch: Double, roll: Double, correction: Correction, residual: Double, matched: Int,
+                points: Int, warnings: [String] = [], carriedFrom: Int? = nil) {
+        self.heading = heading
+        self.pitch = pitch
+        self.roll = roll
+        self.correction = correction
+        self.residual = residual
+        self.matched = matched
+        self.points = points
+        self.warnings = warnings
+        self.carriedFrom = carriedFrom
+    }
+
+    /// Smallest 1-sigma, degrees, that a calibrated angle is trusted to: the skyline is sampled
+    /// every 0.05°, and a 3″ post 20 km away spans about 0.25°.
+    public static let sigmaFloor = 0.05
+
+    /// The 1-sigma of a calibrated angle: the residual, at least ``sigmaFloor``.
+    public var sigma: Double { max(residual, Self.sigmaFloor) }
+}
+
+/// Why a reading cannot be calibrated: a stable `code` and a one-line message.
+public struct CalibrationError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// `bad-input` (the points themselves are unusable) or `no-fit` (they fit no orientation
+    /// within the search, or too loosely to trust).
+    public var code: String
+    public var message: String
+
+    public init(code: String, message: String) {
+        self.code = code
+        self.message = message
+    }
+
+    public var description: String { message }
+
+    public static func badInput(_ message: String) -> CalibrationError { CalibrationError(code: "bad-input", message: message) }
+    public static func noFit(_ message: String) -> CalibrationError { CalibrationError(code: "no-fit", message: message) }
+}

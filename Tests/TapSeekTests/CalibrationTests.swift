@@ -1,0 +1,153 @@
+import Foundation
+import Testing
+import TapSeek
+import TapSeekTestSupport
+
+/// Calibration on the real tiles: for cameras of known orientation the DEM's skyline is
+/// projected into the image (by bisection on each column, the skyline searched at each ray's
+/// own azimuth), the reading's orientation is then perturbed as phone sensors err, and the
+/// calibration must find the true orientation again — and the tap the true target.
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+struct CalibrationTests {
+    static func locator() throws -> Locator {
+        try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
+        return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path), geoid: try Geoid())
+    }
+
+    static let camera = Reading.CameraSettings(horizontalFOV: 63.7, imageWidth: 4032, imageHeight: 3024)
+
+    struct Scene: Sendable, CustomTestStringConvertible {
+        var name: String
+        var location: Reading.Location
+        var truth: CameraOrientation
+        /// Sensor errors: heading, pitch, roll.
+        var error: (Double, Double, Double)
+        var tap: Reading.Tap
+        var testDescription: String { name }
+    }
+
+    // Observers (WGS84 degrees, metres above mean sea level) a few metres above the ground.
+    static let scenes = [
+        Scene(name: "Appenzell toward the Säntis", location: .init(latitude: 47.3306, longitude: 9.4086, altitude: 790),
+              truth: CameraOrientation(heading: 222, pitch: 7, roll: 1), error: (17, -2.5, 4), tap: .init(x: 2150, y: 1500)),
+        Scene(name: "Kala Patthar toward Everest", location: .init(latitude: 27.9957, longitude: 86.8285, altitude: 5650),
+              truth: CameraOrientation(heading: 80, pitch: 8, roll: -2), error: (-20, 3, -5), tap: .init(x: 2400, y: 1300)),
+        Scene(name: "Grindelwald toward the Eiger", location: .init(latitude: 46.6240, longitude: 8.0410, altitude: 1040),
+              truth: CameraOrientation(heading: 208, pitch: 24, roll: 0), error: (-9, 1.5, -3), tap: .init(x: 2016, y: 1900)),
+    ]
+
+    /// The true skyline's pixels under the scene's true orientation.
+    static func trace(_ scene: Scene, locator: Locator, columns: Int = 80) throws -> [Reading.Pixel] {
+        SkylineTrace.pixels(camera: PinholeCamera(camera), orientation: scene.truth, columns: columns) { azimuth in
+            (try? locator.skyline(from: scene.location, azimuths: [azimuth]))?.first?.elevationAngle
+        }
+    }
+
+    static func reading(_ scene: Scene, skyline: [Reading.Pixel] = [], landmarks: [Reading.Landmark] = [],
+                        error: (Double, Double, Double)? = nil) -> Reading {
+        let e = error ?? scene.error
+        return Reading(location: scene.location,
+                       orientation: .init(heading: normalizedAzimuth(scene.truth.heading + e.0), pitch: scene.truth.pitch + e.1,
+                                          roll: scene.truth.roll + e.2),
+                       camera: camera, tap: scene.tap, skyline: skyline, landmarks: landmarks)
+    }
+
+    @Test(arguments: scenes)
+    func aTracedSkylineRecoversTheOrientationAndTheTarget(scene: Scene) throws {
+        let locator = try Self.locator()
+        let pixels = try Self.trace(scene, locator: locator)
+        #expect(pixels.count >= 40, "only \(pixels.count) columns show the skyline")
+        let reading = Self.reading(scene, skyline: pixels)
+        let fit = try locator.calibrate(reading, jobs: 2)
+        #expect(abs(remainder(fit.heading - scene.truth.heading, 360)) < 0.2, "heading \(fit.heading)")
+        #expect(abs(fit.pitch - scene.truth.pitch) < 0.1, "pitch \(fit.pitch)")
+        #expect(abs(fit.roll - scene.truth.roll) < 0.5, "roll \(fit.roll)")
+        #expect(abs(fit.correction.heading + scene.error.0) < 0.2)
+        #expect(fit.matched >= pixels.count * 9 / 10)
+
+        // The tap, located with the calibration, lands where the true orientation puts it.
+        var exact = Self.reading(scene, error: (0, 0, 0))
+        exact.skyline = []
+        let truth = locator.locate(exact)
+        let calibrated = locator.locate(reading)
+        let expected = try #require(truth.target), found = try #require(calibrated.target)
+        #expect(calibrated.calibration == fit)
+        #expect(calibrated.status == truth.status)
+        let apart = Geodesic.inverse(latitude1: expected.latitude, longitude1: expected.longitude,
+                                     latitude2: found.latitude, longitude2: found.longitude).distance
+        #expect(apart < max(30, 0.005 * expected.distance), "\(apart) m from the true target \(expected.distance) m away")
+        // Uncalibrated, the same tap lands far off.
+        var raw = reading
+        raw.skyline = []
+        let off = try #require(locator.locate(raw).target)
+        #expect(Geodesic.inverse(latitude1: expected.latitude, longitude1: expected.longitude,
+                                 latitude2: off.latitude, longitude2: off.longitude).distance > 10 * max(apart, 10))
+    }
+
+    /// A trace as an edge detector gives it: pixels jittered by 3 px, and every fifth column on
+    /// the silhouette of the terrain within 2 km (a foreground ridge) instead of the skyline.
+    @Test(arguments: scenes)
+    func aNoisyTraceWithForegroundRidgesStillCalibrates(scene: Scene) throws {
+        let locator = try Self.locator()
+        let near = Panorama.Settings(layers: [2000])
+        var random = SplitMix64(seed: 11)
+        var pixels: [Reading.Pixel] = []
+        for (i, column) in stride(from: 25.0, to: 4032, by: 50).enumerated() {
+            let foreground = i % 5 == 2
+            let found = SkylineTrace.pixels(camera: PinholeCamera(Self.camera), orientation: scene.truth, columns: 1,
+                                            in: column...column) { azimuth in
+                let point = (try? locator.skyline(from: scene.location, azimuths: [azimuth], settings: near))?.first
+                return foreground ? (point?.layers.first ?? nil) ?? point?.elevationAngle : point?.elevationAngle
+            }
+            for p in found {
+                pixels.append(.init(x: min(max(p.x + 3 * (2 * random.nextUnit() - 1), 0), 4032),
+                                    y: min(max(p.y + 3 * (2 * random.nextUnit() - 1), 0), 3024)))
+            }
+        }
+        let fit = try locator.calibrate(Self.reading(scene, skyline: pixels), jobs: 2)
+        #expect(abs(remainder(fit.heading - scene.truth.heading, 360)) < 0.5, "heading \(fit.heading)")
+        #expect(abs(fit.pitch - scene.truth.pitch) < 0.5, "pitch \(fit.pitch)")
+        #expect(abs(fit.roll - scene.truth.roll) < 0.5, "roll \(fit.roll)")
+    }
+
+    /// A summit's own coordinates as a landmark, its pixel from an independent aim (the
+    /// brute-force sightline's refraction), fix the heading to 0.1°.
+    @Test func oneLandmarkFixesTheHeading() throws {
+        let locator = try Self.locator()
+        let scene = Self.scenes[0]
+        let saentis = (latitude: 47.2492, longitude: 9.3433, elevation: 2502.0)
+        let o = scene.location
+        let eye = GeodeticPosition(latitude: o.latitude, longitude: o.longitude,
+                                   height: o.altitude! + locator.geoid.undulation(latitude: o.latitude, longitude: o.longitude))
+        let direction = BruteForceSightline.aim(from: eye, latitude: saentis.latitude, longitude: saentis.longitude,
+                                                msl: saentis.elevation, geoid: locator.geoid, refraction: 0.13)
+        let pixel = try #require(scene.truth.pixel(of: direction, camera: PinholeCamera(Self.camera)))
+        let landmark = Reading.Landmark(x: pixel.x, y: pixel.y, latitude: saentis.latitude, longitude: saentis.longitude,
+                                        elevation: saentis.elevation)
+        let fit = try locator.calibrate(Self.reading(scene, landmarks: [landmark], error: (-12, 2, 0)))
+        #expect(abs(remainder(fit.heading - scene.truth.heading, 360)) < 0.1, "heading \(fit.heading)")
+        #expect(abs(fit.pitch - scene.truth.pitch) < 0.1, "pitch \(fit.pitch)")
+        #expect(fit.matched == 1)
+        // Without an elevation, the DEM's: the summit post is within a few metres of 2502 m.
+        var unknown = landmark
+        unknown.elevation = nil
+        let fromDEM = try locator.calibrate(Self.reading(scene, landmarks: [unknown], error: (-12, 2, 0)))
+        #expect(abs(remainder(fromDEM.heading - scene.truth.heading, 360)) < 0.1)
+    }
+
+    /// A trace of Everest's skyline offered as the Säntis's is refused, not fitted.
+    @Test func aTraceFromAnotherPlaceIsRefused() throws {
+        let locator = try Self.locator()
+        let everest = try Self.trace(Self.scenes[1], locator: locator)
+        do {
+            let fit = try locator.calibrate(Self.reading(Self.scenes[0], skyline: everest))
+            Issue.record("fitted \(fit)")
+        } catch {
+            #expect(error.code == "no-fit", "\(error.message)")
+        }
+        // Located, the reading says so and keeps its own orientation.
+        let result = locator.locate(Self.reading(Self.scenes[0], skyline: everest))
+        #expect(result.calibration == nil)
+        #expect(result.warnings.first?.hasPrefix("calibration refused: ") == true, "\(result.warnings)")
+    }
+}

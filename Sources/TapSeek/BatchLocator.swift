@@ -25,6 +25,9 @@ public struct BatchLocator: Sendable {
     /// When set, every located reading also gets its ``TargetUncertainty`` (its samples on the
     /// reading's own job: the readings are what is spread over cores).
     public let uncertainty: TargetUncertainty.Settings?
+    /// Whether a calibrating reading's calibration carries over to the readings after it
+    /// (``CalibrationCarry``) when results are read from an asynchronous sequence.
+    public let carriesCalibration: Bool
 
     /// 1024 records: a chunk of 30 km sightlines takes about 0.15 s on one core and one of
     /// failing readings still a few milliseconds, so handing chunks to tasks costs nothing
@@ -41,10 +44,12 @@ public struct BatchLocator: Sendable {
     ///   - jobs: chunks located at once (clamped to ≥ 1); beyond the processor count they only queue.
     ///   - chunkSize: records per chunk (clamped to ≥ 1).
     ///   - uncertainty: sample every reading's sensor errors so (nil: don't).
+    ///   - carriesCalibration: carry calibrations over to the following readings.
     public init(locator: Locator, jobs: Int = BatchLocator.defaultJobs, chunkSize: Int = BatchLocator.defaultChunkSize,
-                uncertainty: TargetUncertainty.Settings? = nil) {
+                uncertainty: TargetUncertainty.Settings? = nil, carriesCalibration: Bool = true) {
         self.locator = locator
         self.uncertainty = uncertainty
+        self.carriesCalibration = carriesCalibration
         self.jobs = max(1, jobs)
         // A reading with its samples costs a thousand sightlines: small chunks keep every job busy.
         self.chunkSize = max(1, uncertainty == nil ? chunkSize : min(chunkSize, Self.uncertainChunkSize))
@@ -77,9 +82,9 @@ public struct BatchLocator: Sendable {
         switch record.reading {
         case .success(let reading):
             if let uncertainty {
-                result = locator.locate(reading, uncertainty: uncertainty, jobs: 1)
+                result = locator.locate(reading, uncertainty: uncertainty, carrying: record.carriedCalibration, jobs: 1)
             } else {
-                result = locator.locate(reading, terrain: &terrain)
+                result = locator.locate(reading, carrying: record.carriedCalibration, terrain: &terrain)
             }
         case .failure(let failure):
             result = .failure(failure)
@@ -123,6 +128,7 @@ public struct BatchResults<Base: AsyncSequence>: AsyncSequence {
         private let record: (Base.Element, Int) -> BatchRecord
         private let chunkSize: Int
         private var pipeline: BatchPipeline<[BatchRecord], [LocateResult]>
+        private var carry: CalibrationCarry?
         private var ready: [LocateResult] = []
         private var readyIndex = 0
         private var inputCount = 0
@@ -134,6 +140,7 @@ public struct BatchResults<Base: AsyncSequence>: AsyncSequence {
             self.input = input
             self.record = record
             chunkSize = batch.chunkSize
+            carry = batch.carriesCalibration ? CalibrationCarry(locator: batch.locator) : nil
             pipeline = BatchPipeline(jobs: batch.jobs) { chunk in batch.locate(chunk) }
         }
 
@@ -183,6 +190,7 @@ public struct BatchResults<Base: AsyncSequence>: AsyncSequence {
                 inputEnded = true
                 inputError = error
             }
+            carry?.carry(into: &chunk)
             return chunk
         }
     }

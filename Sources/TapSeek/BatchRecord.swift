@@ -11,6 +11,9 @@ public struct BatchRecord: Sendable, Hashable {
     public var time: Date?
     /// The reading, or why the line gave none (code `bad-input`, message starting `line N: `).
     public var reading: Result<Reading, LocateResult.Failure>
+    /// The calibration of an earlier reading of the log, applied when this reading has no
+    /// skyline or landmark pixels of its own (see ``CalibrationCarry``).
+    public var carriedCalibration: Calibration?
 
     /// 1 MiB: the longest JSON Lines line read as a reading. A full reading is about 400 bytes,
     /// so a longer line is garbage, and the limit keeps a chunk of 1024 lines within a few MiB.

@@ -56,6 +56,43 @@ extension Locator {
                                       profile: profile, limits: limits)
     }
 
+    /// Where the DEM's skyline appears in a reading's image under the reading's own orientation:
+    /// the skyline every ``calibrationAzimuthStep`` of azimuth across the view, projected to
+    /// pixels (those inside the image, left to right as the azimuths run), for drawing it over
+    /// the camera's picture or for making a trace.
+    public func skylinePixels(of reading: Reading, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(LocateResult.Failure) -> [Reading.Pixel] {
+        guard let orientation = reading.orientation else {
+            throw LocateResult.Failure(code: "bad-input", message: "the skyline's pixels need orientation")
+        }
+        guard let settings = reading.camera else {
+            throw LocateResult.Failure(code: "bad-input", message: "the skyline's pixels need camera.horizontalFOV, imageWidth and imageHeight")
+        }
+        let camera = PinholeCamera(settings)
+        var terrain = TerrainSampler(catalog: catalog)
+        var ignored: [String] = []
+        let observer = try place(reading.location, terrain: &terrain, warnings: &ignored)
+        let heading = try trueHeading(of: reading, orientation: orientation, observer: observer)
+        let view = CameraOrientation(heading: heading, pitch: orientation.pitch, roll: orientation.roll)
+        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude,
+                                   height: observer.altitude + geoid.undulation(latitude: observer.latitude, longitude: observer.longitude))
+        // The image's border, every tenth of its sides: the azimuths it spans.
+        let w = camera.imageWidth, h = camera.imageHeight
+        let border = (0...10).flatMap { i -> [Reading.Pixel] in
+            let f = Double(i) / 10
+            return [.init(x: f * w, y: 0), .init(x: f * w, y: h), .init(x: 0, y: f * h), .init(x: w, y: f * h)]
+        }
+        let window = OrientationFit.azimuthWindow(given: view, camera: camera, skyline: border,
+                                                  limits: .init(heading: 0, pitch: 0, roll: 0))
+        let profile = skylineProfile(from: eye, azimuths: window, jobs: jobs, terrain: &terrain)
+        var pixels: [Reading.Pixel] = []
+        for (i, angle) in profile.angles.enumerated() where !angle.isNaN {
+            let direction = ViewDirection(azimuth: profile.startAzimuth + Double(i) * profile.step, elevation: angle)
+            guard let p = view.pixel(of: direction.enu, camera: camera), camera.contains(pixelX: p.x, y: p.y) else { continue }
+            pixels.append(.init(x: p.x, y: p.y))
+        }
+        return pixels
+    }
+
     /// The DEM's skyline seen from `eye` over a window of azimuths, every
     /// ``calibrationAzimuthStep``, its azimuths shared among `jobs` threads (one uses the
     /// caller's sampler).

@@ -2,8 +2,9 @@ import TapSeek
 
 /// A chunk of `tapseek batch` input, as the reader hands it to a job.
 enum BatchChunk: Sendable {
-    /// Raw JSON Lines: the job decodes them, so parsing runs on every core.
-    case lines([Line])
+    /// Raw JSON Lines: the job decodes them, so parsing runs on every core. `carried` holds the
+    /// calibration carried onto each line (``CalibrationCarry``), or nothing when none is.
+    case lines([Line], carried: [Calibration?])
     /// Records decoded by the reader: imported logs (their CSV joins are sequential) and JSON
     /// Lines under `--every`/`--min-move` (thinning decides on decoded readings, in order).
     case records([BatchRecord])
@@ -37,15 +38,56 @@ struct BatchChunkOutput: Sendable {
             output.tally.count(result)
         }
         switch chunk {
-        case .lines(let lines):
-            for line in lines {
+        case .lines(let lines, let carried):
+            for (i, line) in lines.enumerated() {
                 output.inputBytes += line.byteCount
-                emit(BatchRecord(jsonLine: line, decoder: decoder))
+                var record = BatchRecord(jsonLine: line, decoder: decoder)
+                if !carried.isEmpty { record.carriedCalibration = carried[i] }
+                emit(record)
             }
         case .records(let records):
             records.forEach(emit)
         }
         return output
+    }
+}
+
+extension CalibrationCarry {
+    /// Carries calibrations into a chunk in input order. Lines are decoded here only when they
+    /// mention `"skyline"` or `"landmarks"`; the others stay raw for the jobs.
+    mutating func carry(into chunk: inout BatchChunk, decoder: ReadingDecoder) {
+        switch chunk {
+        case .records(var records):
+            carry(into: &records)
+            chunk = .records(records)
+        case .lines(let lines, _):
+            var carried: [Calibration?] = []
+            carried.reserveCapacity(lines.count)
+            for line in lines {
+                var reading: Reading?
+                if case .text(var text) = line.content, Self.mentionsCalibration(&text) {
+                    reading = try? decoder.decode(text)
+                }
+                carried.append(calibration(forLine: line.number, reading: reading))
+            }
+            chunk = .lines(lines, carried: carried.contains { $0 != nil } ? carried : [])
+        }
+    }
+
+    /// Whether a line's text contains the key `"skyline"` or `"landmarks"`: a byte scan for the
+    /// quote-delimited words, cheap beside decoding.
+    static func mentionsCalibration(_ text: inout String) -> Bool {
+        text.withUTF8 { bytes in
+            let skyline = Array("\"skyline\"".utf8), landmarks = Array("\"landmarks\"".utf8)
+            func occurs(_ word: [UInt8]) -> Bool {
+                guard bytes.count >= word.count else { return false }
+                for i in 0...(bytes.count - word.count) where bytes[i + 1] == word[1] && bytes[i] == word[0] {
+                    if (2..<word.count).allSatisfy({ bytes[i + $0] == word[$0] }) { return true }
+                }
+                return false
+            }
+            return occurs(skyline) || occurs(landmarks)
+        }
     }
 }
 

@@ -36,6 +36,9 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(name: .customLong("min-move"), parsing: .unconditional, help: "Keep a reading only after a move of this many metres from the last one kept (or --every).")
     var minMove: Double?
 
+    @Flag(inversion: .prefixedNo, help: "Carry the calibration of a reading with skyline or landmarks over to the readings after it, until the next such reading.")
+    var carryCalibration = true
+
     @OptionGroup var options: LocateOptions
 
     @OptionGroup var sampling: UncertaintyOptions
@@ -56,6 +59,7 @@ struct BatchCommand: AsyncParsableCommand {
         var input = try BatchInput(path: file, format: format == .geojson ? .auto : format, thinning: thinning)
         let batch = BatchLocator(locator: try options.locator(recordsProfile: geoJSON), jobs: jobs, uncertainty: sampling.settings)
         let decoder = BatchInput.decoder
+        var carry = carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
         var pipeline = BatchPipeline<BatchChunk, BatchChunkOutput>(jobs: jobs) { chunk in
             BatchChunkOutput.make(from: chunk, batch: batch, decoder: decoder, geoJSON: geoJSON)
         }
@@ -67,7 +71,8 @@ struct BatchCommand: AsyncParsableCommand {
         while true {
             while !inputEnded, !pipeline.isFull {
                 do {
-                    if let chunk = try input.nextChunk(maximumRecords: batch.chunkSize) {
+                    if var chunk = try input.nextChunk(maximumRecords: batch.chunkSize) {
+                        carry?.carry(into: &chunk, decoder: decoder)
                         pipeline.submit(chunk)
                     } else {
                         inputEnded = true

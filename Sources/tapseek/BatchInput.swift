@@ -101,7 +101,7 @@ struct BatchInput {
                 bytes += line.byteCount
                 chunk.append(line)
             }
-            return finish(chunk.isEmpty ? nil : .lines(chunk))
+            return finish(chunk.isEmpty ? nil : .lines(chunk, carried: []))
         } catch {
             ended = true
             throw InputError(error.description)

@@ -45,7 +45,35 @@ enum ResultJSON {
             out.append(",\"precision\":6}")
         }
         if let u = r.uncertainty { writeUncertainty(u, to: &out) }
+        if let c = r.calibration {
+            out.append(",\"calibration\":")
+            writeCalibration(c, to: &out)
+        }
         writeWarningsAndError(of: r, to: &out)
+        out.append("}")
+    }
+
+    /// `{"orientation","correction","residual","matched","points","warnings"[,"carriedFrom"]}`: what
+    /// `tapseek calibrate` prints and a calibrated result's `calibration`. Angles to 1e-4°.
+    static func writeCalibration(_ c: Calibration, to out: inout OutputBuffer) {
+        func angles(_ heading: Double, _ pitch: Double, _ roll: Double) {
+            out.append("{\"heading\":")
+            out.appendFixed(heading, decimals: 4)
+            out.append(",\"pitch\":")
+            out.appendFixed(pitch, decimals: 4)
+            out.append(",\"roll\":")
+            out.appendFixed(roll, decimals: 4)
+            out.append("}")
+        }
+        out.append("{\"orientation\":")
+        angles(c.heading, c.pitch, c.roll)
+        out.append(",\"correction\":")
+        angles(c.correction.heading, c.correction.pitch, c.correction.roll)
+        out.append(",\"residual\":")
+        out.appendFixed(c.residual, decimals: 4)
+        out.append(",\"matched\":\(c.matched),\"points\":\(c.points)")
+        if let line = c.carriedFrom { out.append(",\"carriedFrom\":\(line)") }
+        writeWarnings(c.warnings, to: &out)
         out.append("}")
     }
 

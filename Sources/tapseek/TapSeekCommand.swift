@@ -9,6 +9,8 @@ struct TapSeekCommand: AsyncParsableCommand {
         abstract: "What is that, over there? Offline sightlines over real elevation data.",
         subcommands: [
             LocateCommand.self,
+            CalibrateCommand.self,
+            SkylineCommand.self,
             BatchCommand.self,
             PanoramaCommand.self,
             ElevationCommand.self,

@@ -105,6 +105,40 @@ import Testing
     }
 
     /// The messages the brief spells out, word for word.
+    /// The calibration additions: skyline pixels and landmarks, read back as written.
+    @Test func decodesSkylineAndLandmarks() throws {
+        let json = Self.reading(extra: #""skyline": [{"x": 112.0, "y": 1402.5}, {"x": 160, "y": 1398}], "landmarks": [{"x": 2016, "y": 1300, "latitude": 46.5775, "longitude": 8.005, "elevation": 3967}, {"x": 10, "y": 20, "latitude": -1, "longitude": 2}]"#)
+        let r = try ReadingDecoder().decode(json)
+        #expect(r.skyline == [.init(x: 112, y: 1402.5), .init(x: 160, y: 1398)])
+        #expect(r.landmarks == [.init(x: 2016, y: 1300, latitude: 46.5775, longitude: 8.005, elevation: 3967),
+                                .init(x: 10, y: 20, latitude: -1, longitude: 2)])
+        #expect(r.canCalibrate)
+        #expect(try ReadingDecoder().decode(ReadingEncoder().encode(r)) == r)
+        #expect(try ReadingDecoder().decode(Self.reading(extra: #""skyline": null, "landmarks": []"#)).canCalibrate == false)
+    }
+
+    @Test(arguments: [
+        (#""skyline": [{"x": 1, "y": 2, "x": 3}]"#, "skyline[0].x appears twice"),
+        (#""skyline": [1, 2]"#, "skyline[0] must be an object, got 1"),
+        (#""skyline": [{"x": 1, "y": -2}]"#, "skyline[0].y must be within 0…3024 (camera.imageHeight), got -2"),
+        (#""skyline": "trace""#, #"skyline must be an array, got "trace""#),
+        (#""landmarks": [{"x": 1, "y": 2, "latitude": 95, "longitude": 2}]"#, "landmarks[0].latitude must be within −90…90, got 95"),
+        (#""landmarks": [{"x": 1, "y": 2, "latitude": 45, "longitude": 2, "elevation": 1e6}]"#, "landmarks[0].elevation must be within −500…9000 metres, got 1e6"),
+        (#""landmarks": [{"x": 1, "y": 2, "longitude": 2}]"#, "landmarks[0].latitude is missing"),
+    ])
+    func badCalibrationPointsNameTheirElement(extra: String, message: String) throws {
+        let error = try #require(Self.error(Self.reading(extra: extra)))
+        #expect(error.description == message)
+    }
+
+    @Test func calibrationPointsNeedACameraAndAreCapped() throws {
+        let noCamera = try #require(Self.error(Self.reading(camera: nil, tap: nil, extra: #""skyline": [{"x": 1, "y": 2}]"#)))
+        #expect(noCamera.description == "skyline needs camera.horizontalFOV, imageWidth and imageHeight")
+        let many = (0...ReadingDecoder.maximumCalibrationPoints).map { _ in #"{"x":1,"y":1}"# }.joined(separator: ",")
+        let capped = try #require(Self.error(Self.reading(extra: #""skyline": [\#(many)]"#)))
+        #expect(capped.description == "skyline holds more than 10000 elements")
+    }
+
     @Test func errorsNameTheFieldAndQuoteTheValue() {
         let cases: [(String, String)] = [
             (Self.reading(orientation: #""heading": 1, "pitch": 123"#), "orientation.pitch must be within −90…90, got 123"),

@@ -110,6 +110,29 @@ struct CalibrationTests {
         #expect(abs(fit.roll - scene.truth.roll) < 0.5, "roll \(fit.roll)")
     }
 
+    /// After calibration the samples spread by the calibration's sigma, not the compass's 10°:
+    /// the true target lies in the calibrated 95 % region, and the raw reading's region is far
+    /// wider.
+    @Test func uncertaintyAfterCalibrationUsesTheResidual() throws {
+        let locator = try Self.locator()
+        let scene = Self.scenes[2]
+        var reading = Self.reading(scene, skyline: try Self.trace(scene, locator: locator, columns: 40))
+        reading.orientation?.headingAccuracy = 10
+        let calibrated = locator.locate(reading, uncertainty: .init(samples: 200), jobs: 2)
+        let fit = try #require(calibrated.calibration)
+        let u = try #require(calibrated.uncertainty)
+        #expect(u.sigmas.heading == fit.sigma && u.sigmas.pitch == fit.sigma && u.sigmas.roll == fit.sigma)
+        var exact = Self.reading(scene, error: (0, 0, 0))
+        exact.skyline = []
+        let truth = try #require(locator.locate(exact).target)
+        #expect(u.region95.contains(latitude: truth.latitude, longitude: truth.longitude))
+        var raw = reading
+        raw.skyline = []
+        let wide = try #require(locator.locate(raw, uncertainty: .init(samples: 200), jobs: 2).uncertainty)
+        #expect(wide.sigmas.heading == 10)
+        #expect(wide.distance.p97_5 - wide.distance.p2_5 > 3 * (u.distance.p97_5 - u.distance.p2_5))
+    }
+
     /// A summit's own coordinates as a landmark, its pixel from an independent aim (the
     /// brute-force sightline's refraction), fix the heading to 0.1°.
     @Test func oneLandmarkFixesTheHeading() throws {

@@ -113,6 +113,25 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // One calibration: a 100-pixel skyline trace from Kala Patthar toward Everest (the DEM's own
+    // skyline under the true orientation), the reading's heading 15° off, pitch 2°, roll 3°; the
+    // skyline profile over the ±33° search and the fit, on one thread, tiles warm.
+    Benchmark("Calibration from a 100-pixel skyline trace (Kala Patthar), one thread",
+              configuration: .init(metrics: [.wallClock], maxIterations: 50)) { benchmark in
+        let locator = Locator(catalog: catalog, geoid: geoid)
+        let camera = Reading.CameraSettings(horizontalFOV: 63.7, imageWidth: 4032, imageHeight: 3024)
+        var reading = Reading(location: .init(latitude: 27.9957, longitude: 86.8285, altitude: 5650),
+                              orientation: .init(heading: 80, pitch: 8, roll: -2), camera: camera)
+        let pixels = try locator.skylinePixels(of: reading, jobs: 1)
+        reading.skyline = (0..<100).map { pixels[$0 * pixels.count / 100] }
+        reading.orientation = .init(heading: 95, pitch: 10, roll: 1)
+        _ = try locator.calibrate(reading, jobs: 1)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations {
+            blackHole(try locator.calibrate(reading, jobs: 1).heading)
+        }
+    }
+
     // The maximum pyramid of a 3″ tile, built once per loaded tile.
     Benchmark("Maximum pyramid of a 3″ tile (1201 × 1201)", configuration: .init(metrics: [.wallClock])) { benchmark in
         guard let grid = catalog.grid(tile: catalog.tiles.firstIndex { $0.path.hasSuffix("N47E009.hgt") } ?? 0) else {

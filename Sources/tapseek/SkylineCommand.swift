@@ -1,0 +1,65 @@
+import ArgumentParser
+import Foundation
+import TapSeek
+
+/// `tapseek skyline [FILE|-]`: where the DEM's skyline appears in a reading's image.
+struct SkylineCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "skyline",
+        abstract: "Where the DEM's skyline appears in a reading's camera image.",
+        discussion: """
+            Projects the skyline (searched every 0.05° of azimuth across the view) into the image of the \
+            reading's camera under its own orientation and prints {"skyline":[{"x","y"},…]}: the pixels \
+            inside the image, left to right, at most --points of them. For drawing the terrain's outline \
+            over the camera picture, or as a trace for `tapseek calibrate`.
+            """
+    )
+
+    @Argument(help: "Reading JSON file (location, orientation, camera), or - for stdin (default).")
+    var file: String = "-"
+
+    @OptionGroup var options: LocateOptions
+
+    @Option(parsing: .unconditional, help: "Most pixels printed (evenly chosen).")
+    var points: Int = 200
+
+    @Option(help: "Threads that compute the skyline (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        guard points >= 1 else { throw ValidationError("--points must be at least 1, got \(points)") }
+    }
+
+    func run() throws {
+        let text = try LocateCommand.readInput(file)
+        let reading: Reading
+        do {
+            reading = try ReadingDecoder().decode(text)
+        } catch {
+            throw InputError("reading: \(error.description)")
+        }
+        guard reading.camera != nil else { throw InputError("reading: camera is missing; the skyline's pixels need it") }
+        let locator = try options.locator()
+        let pixels: [Reading.Pixel]
+        do {
+            pixels = try locator.skylinePixels(of: reading, jobs: jobs)
+        } catch {
+            throw InputError(error.message)
+        }
+        let kept = pixels.count <= points ? pixels : (0..<points).map { pixels[$0 * pixels.count / points] }
+        var out = OutputBuffer()
+        out.append("{\"skyline\":[")
+        for (i, p) in kept.enumerated() {
+            if i > 0 { out.append(",") }
+            out.append("{\"x\":")
+            out.appendFixed(p.x, decimals: 1)
+            out.append(",\"y\":")
+            out.appendFixed(p.y, decimals: 1)
+            out.append("}")
+        }
+        out.append("]}")
+        out.newline()
+        out.flush()
+    }
+}

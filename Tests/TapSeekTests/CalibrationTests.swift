@@ -133,6 +133,33 @@ struct CalibrationTests {
         #expect(wide.distance.p97_5 - wide.distance.p2_5 > 3 * (u.distance.p97_5 - u.distance.p2_5))
     }
 
+    /// The library's batch carries a calibration along a log exactly as `tapseek batch` does,
+    /// whatever the chunking; turned off, only the traced reading is calibrated.
+    @Test func batchLocatorCarriesCalibrations() async throws {
+        let locator = try Self.locator()
+        let scene = Self.scenes[0]
+        let traced = Self.reading(scene, skyline: try Self.trace(scene, locator: locator, columns: 40))
+        var plain = traced
+        plain.skyline = []
+        let readings = [plain, traced, plain, plain]
+        for (carries, chunkSize) in [(true, 1), (true, 3), (false, 2)] {
+            let batch = BatchLocator(locator: locator, jobs: 2, chunkSize: chunkSize, carriesCalibration: carries)
+            var results: [LocateResult] = []
+            let stream = AsyncStream<Reading> { continuation in
+                readings.forEach { continuation.yield($0) }
+                continuation.finish()
+            }
+            for try await r in batch.results(forReadings: stream) { results.append(r) }
+            #expect(results.map(\.line) == [1, 2, 3, 4])
+            #expect(results[0].calibration == nil)
+            #expect(results[1].calibration?.carriedFrom == nil && results[1].calibration != nil)
+            for r in results[2...] {
+                #expect(r.calibration?.carriedFrom == (carries ? 2 : nil), "chunks of \(chunkSize)")
+                if carries { #expect(r.target == results[1].target) }
+            }
+        }
+    }
+
     /// A summit's own coordinates as a landmark, its pixel from an independent aim (the
     /// brute-force sightline's refraction), fix the heading to 0.1°.
     @Test func oneLandmarkFixesTheHeading() throws {

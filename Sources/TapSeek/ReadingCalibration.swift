@@ -44,7 +44,7 @@ extension Locator {
             let point = GeodeticPosition(latitude: l.latitude, longitude: l.longitude,
                                          height: elevation + geoid.undulation(latitude: l.latitude, longitude: l.longitude))
             landmarks.append(.init(pixel: .init(x: l.x, y: l.y),
-                                   direction: .apparent(from: eye, to: point, refraction: self.settings.refraction)))
+                                   direction: TargetSight(eye: eye, target: point, refraction: self.settings.refraction).view))
         }
         try OrientationFit.validate(camera: camera, skyline: reading.skyline, landmarks: landmarks)
         var profile: SkylineProfile?

@@ -11,6 +11,8 @@ import TapSeek
 struct ParallelLines<State: Sendable>: Sendable {
     /// Blocks worked on at once.
     let jobs: Int
+    /// Where the lines come from: stdin unless given.
+    var descriptor: Int32 = STDIN_FILENO
     /// Makes the state of one block's job.
     let makeState: @Sendable () -> State
     /// Appends the output for one line (without its newline) to `out`; `number` is 1-based.
@@ -28,7 +30,7 @@ struct ParallelLines<State: Sendable>: Sendable {
     func run() async throws {
         let buffers = BufferPool()
         var pipeline = BatchPipeline<Block, OutputBuffer>(jobs: jobs) { block in process(block, into: buffers.take()) }
-        var reader = BlockReader(blockSize: Self.blockSize)
+        var reader = BlockReader(blockSize: Self.blockSize, descriptor: descriptor)
         var ended = false
         while true {
             while !ended, !pipeline.isFull {
@@ -70,26 +72,28 @@ struct ParallelLines<State: Sendable>: Sendable {
     }
 }
 
-/// Stdin in blocks of whole lines (the last line may lack its newline).
+/// A file (stdin by default) in blocks of whole lines (the last line may lack its newline).
 private struct BlockReader {
     let blockSize: Int
+    let descriptor: Int32
     private var pending: [UInt8] = []
     private var buffer: [UInt8]
     private var nextLine = 1
     private var ended = false
 
-    init(blockSize: Int) {
+    init(blockSize: Int, descriptor: Int32) {
         self.blockSize = blockSize
+        self.descriptor = descriptor
         buffer = [UInt8](repeating: 0, count: blockSize)
     }
 
     /// The next block and the number of its first line; nil at the end of input.
     mutating func next() throws -> ([UInt8], Int)? {
         while !ended, pending.count < blockSize || pending.lastIndex(of: 0x0A) == nil {
-            let n = buffer.withUnsafeMutableBytes { read(STDIN_FILENO, $0.baseAddress, $0.count) }
+            let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw InputError("cannot read stdin: \(String(cString: strerror(errno)))")
+                throw InputError("cannot read the input: \(String(cString: strerror(errno)))")
             }
             if n == 0 { ended = true } else { pending.append(contentsOf: buffer[0..<n]) }
         }

@@ -10,6 +10,7 @@ struct TapSeekCommand: AsyncParsableCommand {
         subcommands: [
             LocateCommand.self,
             CalibrateCommand.self,
+            AimCommand.self,
             SkylineCommand.self,
             BatchCommand.self,
             PanoramaCommand.self,

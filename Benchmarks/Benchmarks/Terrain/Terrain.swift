@@ -132,6 +132,33 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Aims at 1 000 terrain points 20 km away all round (their elevation the DEM's): direction,
+    // distances, visibility with the first obstruction, one thread. From 9 000 m above Kala
+    // Patthar 111 of them are in sight (walked to their end) and the others hidden by ridges on
+    // the way; from the ground most are hidden within a few hundred metres.
+    let aimsPerSecond = BenchmarkMetric.custom("aims/s", polarity: .prefersLarger, useScalingFactor: false)
+    Benchmark("Aim at 20 km targets (Kala Patthar), one thread",
+              configuration: .init(metrics: [.wallClock, aimsPerSecond], maxIterations: 30)) { benchmark in
+        let locator = Locator(catalog: catalog, geoid: geoid)
+        var terrain = TerrainSampler(catalog: catalog)
+        let observer = Reading(location: .init(latitude: 27.9957, longitude: 86.8285, altitude: 9000))
+        let requests = (0..<1000).map { i -> AimRequest in
+            let line = Geodesic.direct(latitude: 27.9957, longitude: 86.8285, azimuth: Double(i) * 0.36, distance: 20_000)
+            return AimRequest(observer: observer, target: .position(latitude: line.latitude2, longitude: line.longitude2,
+                                                                   elevation: nil, name: nil))
+        }
+        var visible = 0
+        for r in requests where locator.aim(r, terrain: &terrain).visible { visible += 1 }
+        benchmark.startMeasurement()
+        let start = ContinuousClock.now
+        for _ in benchmark.scaledIterations {
+            for r in requests { blackHole(locator.aim(r, terrain: &terrain).visible) }
+        }
+        let seconds = (ContinuousClock.now - start) / .seconds(1)
+        benchmark.measurement(aimsPerSecond, Int(Double(requests.count * benchmark.scaledIterations.count) / seconds))
+        blackHole(visible)
+    }
+
     // The maximum pyramid of a 3″ tile, built once per loaded tile.
     Benchmark("Maximum pyramid of a 3″ tile (1201 × 1201)", configuration: .init(metrics: [.wallClock])) { benchmark in
         guard let grid = catalog.grid(tile: catalog.tiles.firstIndex { $0.path.hasSuffix("N47E009.hgt") } ?? 0) else {

@@ -72,7 +72,7 @@ public struct SightlineMarch {
     }
 
     /// Highest terrain on Earth, metres above mean sea level (Everest, 8 849 m, 2020 survey).
-    static let highestTerrain = 8849.0
+    public static let highestTerrain = 8849.0
     /// Lowest land on Earth (Dead Sea shore, about −430 m): the floor of the horizon range.
     static let lowestTerrain = -430.0
     /// Highest undulation of EGM96 anywhere, metres (+85.4 m, conventions: −107 … +85): bounds

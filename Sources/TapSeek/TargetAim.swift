@@ -1,0 +1,152 @@
+import Foundation
+
+/// Where to look for a known place, and whether it can be seen: the answer of
+/// ``Locator/aim(_:terrain:)`` and of `tapseek aim`.
+public struct AimResult: Sendable {
+    /// The target as aimed at: degrees, metres above mean sea level (given, or the DEM's).
+    public struct Target: Sendable, Hashable {
+        public var latitude: Double
+        public var longitude: Double
+        public var elevation: Double
+        public var name: String?
+    }
+
+    /// The first terrain in the way.
+    public struct Blocker: Sendable, Hashable {
+        public var latitude: Double
+        public var longitude: Double
+        /// Metres above mean sea level.
+        public var elevation: Double
+        /// Geodesic metres from the observer.
+        public var distance: Double
+    }
+
+    /// Where the target appears in the camera's image.
+    public struct Pixel: Sendable, Hashable {
+        /// From the image's top-left corner, y down; nil when the target is behind the camera.
+        public var x: Double?
+        public var y: Double?
+        /// Whether the pixel lies in the image.
+        public var inFrame: Bool
+        /// Whether the target lies behind the camera (or 90° or more off its axis).
+        public var behindCamera: Bool
+    }
+
+    public var id: String?
+    /// 1-based input line with `--batch`.
+    public var line: Int?
+    public var target: Target?
+    /// The apparent (refracted) direction to the target, degrees.
+    public var azimuth = Double.nan
+    public var elevationAngle = Double.nan
+    /// Geodesic metres between the observer's and the target's ground points, and straight-line
+    /// metres from the eye to the target.
+    public var distance = Double.nan
+    public var slantRange = Double.nan
+    /// Whether the sightline meets no terrain more than max(30 m, 0.5 % of the slant range)
+    /// short of the target.
+    public var visible = false
+    public var blockedBy: Blocker?
+    /// Present when the request gives an orientation and a camera.
+    public var pixel: Pixel?
+    public var observer: LocateResult.Observer?
+    public var warnings: [String] = []
+    public var error: LocateResult.Failure?
+
+    public init(id: String? = nil, line: Int? = nil) {
+        self.id = id
+        self.line = line
+    }
+}
+
+extension Locator {
+    /// Aims from an observer at a target: its apparent direction, distances, whether terrain
+    /// hides it (and where), and its pixel under the request's orientation and camera. Never
+    /// throws: a request that cannot be answered gives a result with `error`.
+    ///
+    /// - Parameter resolve: turns a target's name into coordinates (the place search); without
+    ///   it a named target is an error.
+    public func aim(_ request: AimRequest, terrain: inout TerrainSampler,
+                    resolve: (@Sendable (String) -> AimRequest.Target?)? = nil) -> AimResult {
+        var result = AimResult(id: request.observer.id)
+        do {
+            try aimOrThrow(request, terrain: &terrain, resolve: resolve, into: &result)
+        } catch {
+            result.error = error
+        }
+        return result
+    }
+
+    /// As ``aim(_:terrain:resolve:)`` with a terrain sampler of its own.
+    public func aim(_ request: AimRequest, resolve: (@Sendable (String) -> AimRequest.Target?)? = nil) -> AimResult {
+        var terrain = TerrainSampler(catalog: catalog)
+        return aim(request, terrain: &terrain, resolve: resolve)
+    }
+
+    private func aimOrThrow(_ request: AimRequest, terrain: inout TerrainSampler, resolve: (@Sendable (String) -> AimRequest.Target?)?,
+                            into result: inout AimResult) throws(LocateResult.Failure) {
+        var target = request.target
+        if case .named(let name) = target {
+            guard let resolve else {
+                throw LocateResult.Failure(code: "bad-input", message: "target.name needs the place-search index (run scripts/setup.sh)")
+            }
+            guard let found = resolve(name) else {
+                throw LocateResult.Failure(code: "not-found", message: "target.name \"\(name)\" matches no known place")
+            }
+            target = found
+        }
+        guard case .position(let latitude, let longitude, let given, let name) = target else {
+            throw LocateResult.Failure(code: "not-found", message: "the place search gave no coordinates")
+        }
+        let observer = try place(request.observer.location, terrain: &terrain, warnings: &result.warnings)
+        result.observer = observer
+        let ground: Double?
+        switch terrain.sample(latitude: latitude, longitude: longitude) {
+        case .height(let h): ground = h
+        case .void, .outside: ground = nil
+        }
+        guard let elevation = given ?? ground else {
+            throw LocateResult.Failure(code: "outside-dem",
+                                       message: "target (\(latitude), \(longitude)) has no elevation and the DEM has none there")
+        }
+        if let ground, elevation < ground - 30 {
+            result.warnings.append(String(format: "the target's elevation %.1f m lies %.1f m below the DEM there (%.1f m); it counts as hidden by its own ground", elevation, ground - elevation, ground))
+        }
+        if ground == nil {
+            result.warnings.append("no DEM terrain at the target; terrain near it is unknown")
+        }
+        result.target = .init(latitude: latitude, longitude: longitude, elevation: elevation, name: name)
+        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude,
+                                   height: observer.altitude + geoid.undulation(latitude: observer.latitude, longitude: observer.longitude))
+        let point = GeodeticPosition(latitude: latitude, longitude: longitude,
+                                     height: elevation + geoid.undulation(latitude: latitude, longitude: longitude))
+        let sight = TargetSight(eye: eye, target: point, refraction: settings.refraction)
+        result.distance = Geodesic.inverse(latitude1: observer.latitude, longitude1: observer.longitude,
+                                           latitude2: latitude, longitude2: longitude).distance
+        guard result.distance >= 1 else {
+            throw LocateResult.Failure(code: "bad-input", message: "the target is the observer's own position")
+        }
+        let view = sight.view
+        result.azimuth = view.azimuth
+        result.elevationAngle = view.elevation
+        result.slantRange = sight.slantRange
+        if let block = sight.blocker(geoid: geoid, over: &terrain, maximumTerrain: Self.highestOnEarth) {
+            result.visible = false
+            result.blockedBy = .init(latitude: block.latitude, longitude: block.longitude, elevation: block.elevation,
+                                     distance: Geodesic.inverse(latitude1: observer.latitude, longitude1: observer.longitude,
+                                                                latitude2: block.latitude, longitude2: block.longitude).distance)
+        } else {
+            result.visible = true
+        }
+        if let orientation = request.observer.orientation, let settings = request.observer.camera {
+            let heading = try trueHeading(of: request.observer, orientation: orientation, observer: observer)
+            let camera = PinholeCamera(settings)
+            let view = CameraOrientation(heading: heading, pitch: orientation.pitch, roll: orientation.roll)
+            if let p = view.pixel(of: sight.direction, camera: camera) {
+                result.pixel = .init(x: p.x, y: p.y, inFrame: camera.contains(pixelX: p.x, y: p.y), behindCamera: false)
+            } else {
+                result.pixel = .init(x: nil, y: nil, inFrame: false, behindCamera: true)
+            }
+        }
+    }
+}

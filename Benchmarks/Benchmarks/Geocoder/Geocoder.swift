@@ -60,6 +60,32 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
+    // Place search (forward geocoding) on scripts/build-search-index.sh's index: open it, and
+    // answer queries exactly spelt, transliterated, mistyped, multi-word and absurd, each
+    // with its full ranking, on one core.
+    let searchURL = indexURL.deletingLastPathComponent().appendingPathComponent("search-index.bin")
+    Benchmark("Place search: open the index (memory-mapped)", configuration: .init(timeUnits: .microseconds)) { benchmark in
+        for _ in benchmark.scaledIterations {
+            blackHole(try PlaceIndex(contentsOf: searchURL).keyCount)
+        }
+    }
+    let queries = ["Zürich", "zuerich", "Zurch", "Grindelwlad", "Lauterbrunen", "new york", "sao paulo", "Saint-Gervais-les-Bains",
+                   "München", "Kathmandu", "Katmandu", "Appenzel", "Bern", "Springfield", "xqzzvwk", "Freiburg im Breisgau", "Apenzel", "Lautrbrunen"]
+    let queriesPerSecond = BenchmarkMetric.custom("queries/s", polarity: .prefersLarger, useScalingFactor: false)
+    Benchmark("Place search: 18 queries (exact, transliterated, mistyped, multi-word, absurd), warm",
+              configuration: .init(metrics: [.wallClock, queriesPerSecond], timeUnits: .microseconds, maxIterations: 200)) { benchmark in
+        let index = try PlaceIndex(contentsOf: searchURL)
+        for q in queries { blackHole(index.search(q).count) }
+        var found = 0
+        let elapsed = ContinuousClock().measure {
+            for _ in benchmark.scaledIterations {
+                for q in queries { found &+= index.search(q, options: .init(limit: 5, near: (47, 8))).count }
+            }
+        }
+        blackHole(found)
+        benchmark.measurement(queriesPerSecond, rate(queries.count * benchmark.scaledIterations.count, elapsed))
+    }
+
     Benchmark("Country look-ups, 1 M land points", configuration: .init(metrics: [.wallClock, lookupsPerSecond])) { benchmark in
         var found = 0
         let elapsed = ContinuousClock().measure {

@@ -1,0 +1,66 @@
+import Foundation
+
+/// Offline place search (forward geocoding): places by name, with their first-level region from
+/// the reverse geocoder when its index is there.
+///
+/// ```swift
+/// let search = try PlaceSearch.default()
+/// let best = search.search("Zurch", options: .init(limit: 1)).first   // Zürich, CH
+/// ```
+///
+/// A value type over a memory-mapped ``PlaceIndex``: opening takes well under a millisecond,
+/// and one instance may be shared by any number of threads.
+public struct PlaceSearch: Sendable {
+    /// A place found: the index's match and its first-level region.
+    public struct Result: Sendable, Hashable {
+        public var match: PlaceIndex.Match
+        /// The region of the reverse geocoder at the place, when it lies in the same country.
+        public var administrativeArea: String?
+    }
+
+    /// The index file's name inside the project's `data/build/`.
+    public static let defaultIndexName = "search-index.bin"
+    /// Environment variable naming the index file when no path is given.
+    public static let environmentVariable = "TAPSEEK_SEARCH_INDEX"
+
+    public let index: PlaceIndex
+    /// Names regions; nil leaves `administrativeArea` out.
+    public let geocoder: Geocoder?
+
+    public init(index: PlaceIndex, geocoder: Geocoder? = nil) {
+        self.index = index
+        self.geocoder = geocoder
+    }
+
+    /// The index `$TAPSEEK_SEARCH_INDEX` names, else the project's `data/build/search-index.bin`.
+    public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
+        if let path = environment[environmentVariable], !path.isEmpty { return URL(fileURLWithPath: path) }
+        return Geocoder.defaultURL(environment: [:]).deletingLastPathComponent().appendingPathComponent(defaultIndexName)
+    }
+
+    /// Opens the index at ``defaultURL(environment:)`` and, when it is built, the reverse
+    /// geocoder's.
+    public static func `default`() throws(GeocoderIndexError) -> PlaceSearch {
+        let url = defaultURL()
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            throw GeocoderIndexError("place-search index \(url.path): no such file; build it with scripts/build-search-index.sh")
+        }
+        return PlaceSearch(index: try PlaceIndex(contentsOf: url), geocoder: try? Geocoder.default())
+    }
+
+    /// The places matching `query`, best first (see ``PlaceIndex``).
+    public func search(_ query: String, options: PlaceIndex.Options = .init()) -> [Result] {
+        index.search(query, options: options).map { match in
+            let placemark = try? geocoder?.placemark(latitude: match.latitude, longitude: match.longitude)
+            let region = placemark?.isoCountryCode == match.isoCountryCode ? placemark?.administrativeArea : nil
+            return Result(match: match, administrativeArea: region)
+        }
+    }
+
+    /// The best match of a name as an aim target (its elevation the DEM's), for
+    /// ``Locator/aim(_:resolve:)``.
+    public func target(named name: String) -> AimRequest.Target? {
+        guard let best = index.search(name, options: .init(limit: 1)).first else { return nil }
+        return .position(latitude: best.latitude, longitude: best.longitude, elevation: nil, name: best.name)
+    }
+}

@@ -16,7 +16,7 @@ public struct Locator: Sendable {
     public let magneticModel: MagneticModel
 
     public init(catalog: ElevationCatalog, geoid: Geoid, settings: MarchSettings = MarchSettings(),
-                magneticModel: MagneticModel = .wmm2025,
+                magneticModel: MagneticModel = .wmm,
                 placemarks: (@Sendable (Double, Double) -> Placemark?)? = nil) {
         self.catalog = catalog
         self.geoid = geoid
@@ -47,8 +47,15 @@ public struct Locator: Sendable {
             result = .failure(error, id: reading.id, time: reading.time)
         }
         result.calibration = prepared.calibration
-        result.warnings = prepared.warnings + result.warnings
+        result.warnings = Self.unknownFieldWarnings(reading) + prepared.warnings + result.warnings
         return result
+    }
+
+    /// A warning naming the reading's members that the interface does not define (a misspelt
+    /// `headingReference` would otherwise quietly make a magnetic heading true).
+    static func unknownFieldWarnings(_ reading: Reading) -> [String] {
+        guard !reading.unknownFields.isEmpty else { return [] }
+        return ["ignored unknown field\(reading.unknownFields.count == 1 ? "" : "s"): \(reading.unknownFields.joined(separator: ", "))"]
     }
 
     private func locateOrThrow(_ reading: Reading, terrain: inout TerrainSampler) throws(LocateResult.Failure) -> LocateResult {

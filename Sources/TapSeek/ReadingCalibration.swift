@@ -159,6 +159,7 @@ extension Locator {
         var r = reading
         r.skyline = []
         r.landmarks = []
+        r.unknownFields = []   // said once, by the caller
         guard let calibration, var o = r.orientation else { return (r, nil, warnings) }
         let heading: Double
         do throws(MagneticModelError) {

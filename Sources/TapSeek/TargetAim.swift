@@ -69,6 +69,7 @@ extension Locator {
     public func aim(_ request: AimRequest, terrain: inout TerrainSampler,
                     resolve: (@Sendable (String) -> AimRequest.Target?)? = nil) -> AimResult {
         var result = AimResult(id: request.observer.id)
+        result.warnings = Self.unknownFieldWarnings(request.observer)
         do {
             try aimOrThrow(request, terrain: &terrain, resolve: resolve, into: &result)
         } catch {

@@ -60,7 +60,7 @@ extension Locator {
         let reading = prepared.reading
         var result = locate(reading, terrain: &terrain)
         result.calibration = prepared.calibration
-        result.warnings = prepared.warnings + result.warnings
+        result.warnings = Self.unknownFieldWarnings(original) + prepared.warnings + result.warnings
         guard result.status == .hit || result.status == .horizon, let orientation = reading.orientation,
               let observer = result.observer else { return result }
         var declination = 0.0

@@ -7,6 +7,7 @@ struct TapSeekCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tapseek",
         abstract: "What is that, over there? Offline sightlines over real elevation data.",
+        version: TapSeekCommand.version,
         subcommands: [
             LocateCommand.self,
             CalibrateCommand.self,
@@ -21,6 +22,14 @@ struct TapSeekCommand: AsyncParsableCommand {
             GeocodeCommand.self,
         ]
     )
+
+    /// The release, printed by `tapseek --version`.
+    static let version = "0.5.0"
+
+    /// `tapseek` alone names no command: a usage error (exit 2), not a success.
+    func run() async throws {
+        throw ValidationError("a command is required, such as `tapseek locate reading.json`; see `tapseek --help`")
+    }
 
     /// Runs the command and maps failures onto the interface's exit codes: 1 for bad input
     /// (one line on stderr), 2 for bad usage, 0 otherwise.

@@ -143,6 +143,53 @@ import TapSeekTestSupport
         }
     }
 
+    /// Readings of 2020–2025 (the shared 2024 Sensor Logger log) take WMM2020; 2025.0 on takes
+    /// WMM2025; earlier times are refused, naming both models.
+    @Test func theEngineModelPicksWMM2020ForEarlierYears() throws {
+        let wmm = MagneticModel.wmm
+        for t in [2020.0, 2022.3, 2024.999] {
+            #expect(try wmm.field(latitude: 46, longitude: 8, height: 0, decimalYear: t)
+                    == MagneticModel.wmm2020.field(latitude: 46, longitude: 8, height: 0, decimalYear: t))
+        }
+        for t in [2025.0, 2027.5, 2030.0] {
+            #expect(try wmm.field(latitude: 46, longitude: 8, height: 0, decimalYear: t)
+                    == MagneticModel.wmm2025.field(latitude: 46, longitude: 8, height: 0, decimalYear: t))
+        }
+        do {
+            _ = try wmm.field(latitude: 46, longitude: 8, height: 0, decimalYear: 2019.5)
+            Issue.record("expected a refusal")
+        } catch {
+            #expect(error.kind == .outsideValidity)
+            #expect(error.description.contains("WMM-2025 (2025.000–2030.000) and WMM-2020 (2020.000–2025.000)"), "\(error.description)")
+        }
+    }
+
+    /// WMM2020 carried to 2025.0 against WMM2025 at its epoch: two models from different
+    /// satellite data, whose declinations agree within the models' stated accuracy (about 0.5°
+    /// away from the poles; WMM2025 report) at places all over the world. A transcription error
+    /// in either table would show here.
+    @Test(arguments: [(46.6, 8.0), (42.3, -71.4), (-33.9, 151.2), (35.7, 139.7), (-23.5, -46.6), (64.1, -21.9), (1.3, 103.8), (-77.8, 166.7)])
+    func wmm2020AndWMM2025AgreeWhereTheyMeet(latitude: Double, longitude: Double) throws {
+        let old = try MagneticModel.wmm2020.field(latitude: latitude, longitude: longitude, height: 0, decimalYear: 2025.0)
+        let new = try MagneticModel.wmm2025.field(latitude: latitude, longitude: longitude, height: 0, decimalYear: 2025.0)
+        #expect(abs(old.declination - new.declination) < 0.5 + 0.5 * (abs(latitude) > 70 ? 1 : 0), "\(old.declination) vs \(new.declination)")
+        #expect(abs(old.totalIntensity - new.totalIntensity) < 150)
+    }
+
+    /// The shared 2024 Sensor Logger log: every magnetic heading now turns to true north.
+    @Test(.enabled(if: SharedData.available(SharedData.sensorLogs.appendingPathComponent("sensorlogger_android_2024"))))
+    func the2024LogsMagneticHeadingsConvert() throws {
+        var importer = try SensorLoggerImporter(members: DirectoryMembers(path: SharedData.sensorLogs.appendingPathComponent("sensorlogger_android_2024").path))
+        var converted = 0
+        while let record = try importer.next() {
+            let reading = try record.result.get()
+            #expect(reading.orientation?.headingReference == .magnetic)
+            #expect(try reading.trueHeading() != nil)
+            converted += 1
+        }
+        #expect(converted == 7)
+    }
+
     @Test func refusesPositionsThatAreNotNumbersInRange() {
         let model = MagneticModel.wmm2025
         for (lat, lon, h) in [(91.0, 0.0, 0.0), (.nan, 0, 0), (0, .infinity, 0), (0, 0, .nan)] {

@@ -168,8 +168,8 @@ import Testing
         (#""latitude": "NaN", "longitude": 2"#, #"location.latitude must be a number, got "NaN""#),
         (#""latitude": 1, "longitude": "Infinity""#, #"location.longitude must be a number, got "Infinity""#),
         (#""latitude": 1, "longitude": 2, "altitudeReference": "geoid""#, #"location.altitudeReference must be "msl" or "ellipsoid", got "geoid""#),
-        (#""latitude": 1, "longitude": 2, "eyeHeight": -0.1"#, "location.eyeHeight must be ≥ 0, got -0.1"),
-        (#""latitude": 1, "longitude": 2, "horizontalAccuracy": -1"#, "location.horizontalAccuracy must be ≥ 0, got -1"),
+        (#""latitude": 1, "longitude": 2, "eyeHeight": -0.1"#, "location.eyeHeight must be within 0…10000 metres, got -0.1"),
+        (#""latitude": 1, "longitude": 2, "horizontalAccuracy": -1"#, "location.horizontalAccuracy must be within 0…100000 metres, got -1"),
         (#""latitude": 1, "longitude": 2, "verticalAccuracy": true"#, "location.verticalAccuracy must be a number, got true"),
         (#""latitude": [1], "longitude": 2"#, "location.latitude must be a number, got [1]"),
         (#""latitude": 1, "latitude": 2, "longitude": 2"#, "location.latitude appears twice"),
@@ -185,8 +185,8 @@ import Testing
         (#""heading": 1e400, "pitch": 0"#, "orientation.heading must be a finite number, got 1e400"),
         (#""heading": {"value": 3}, "pitch": 0"#, #"orientation.heading must be a number, got {"value": 3}"#),
         (#""heading": 1, "pitch": 0, "roll": "0""#, #"orientation.roll must be a number, got "0""#),
-        (#""heading": 1, "pitch": 0, "headingAccuracy": -5"#, "orientation.headingAccuracy must be ≥ 0, got -5"),
-        (#""heading": 1, "pitch": 0, "pitchAccuracy": -1e-9"#, "orientation.pitchAccuracy must be ≥ 0, got -1e-9"),
+        (#""heading": 1, "pitch": 0, "headingAccuracy": -5"#, "orientation.headingAccuracy must be within 0…180 degrees, got -5"),
+        (#""heading": 1, "pitch": 0, "pitchAccuracy": -1e-9"#, "orientation.pitchAccuracy must be within 0…180 degrees, got -1e-9"),
         (#""heading": 1, "pitch": 0, "headingReference": true"#, "orientation.headingReference must be a string, got true"),
         (#""heading": 1, "pitch": 0, "headingReference": "True""#, #"orientation.headingReference must be "true" or "magnetic", got "True""#),
     ])
@@ -197,9 +197,9 @@ import Testing
     @Test(arguments: [
         (#""horizontalFOV": 0, "imageWidth": 4, "imageHeight": 3"#, "camera.horizontalFOV must be within (0, 180) degrees, exclusive, got 0"),
         (#""horizontalFOV": 180, "imageWidth": 4, "imageHeight": 3"#, "camera.horizontalFOV must be within (0, 180) degrees, exclusive, got 180"),
-        (#""horizontalFOV": 60, "zoom": 0.5, "imageWidth": 4, "imageHeight": 3"#, "camera.zoom must be ≥ 1, got 0.5"),
-        (#""horizontalFOV": 60, "imageWidth": 0, "imageHeight": 3"#, "camera.imageWidth must be > 0, got 0"),
-        (#""horizontalFOV": 60, "imageWidth": 4, "imageHeight": -3"#, "camera.imageHeight must be > 0, got -3"),
+        (#""horizontalFOV": 60, "zoom": 0.5, "imageWidth": 4, "imageHeight": 3"#, "camera.zoom must be within 1…1000, got 0.5"),
+        (#""horizontalFOV": 60, "imageWidth": 0, "imageHeight": 3"#, "camera.imageWidth must be within (0, 1000000] pixels, got 0"),
+        (#""horizontalFOV": 60, "imageWidth": 4, "imageHeight": -3"#, "camera.imageHeight must be within (0, 1000000] pixels, got -3"),
         (#""imageWidth": 4, "imageHeight": 3"#, "camera.horizontalFOV is missing"),
         (#""horizontalFOV": 60, "imageHeight": 3"#, "camera.imageWidth is missing"),
         (#""horizontalFOV": 60, "imageWidth": 4"#, "camera.imageHeight is missing"),
@@ -347,17 +347,48 @@ import Testing
     /// correctly rounded one, for shortest representations of random doubles and for long
     /// digit strings that leave the fast path.
     @Test func numbersAreCorrectlyRounded() async throws {
+        func scanned(_ text: String) throws -> Double {
+            var bytes = Array(text.utf8)
+            return try bytes.withUnsafeMutableBufferPointer { b in
+                var scanner = JSONScanner(UnsafeBufferPointer(b))
+                return try scanner.readNumber()
+            }
+        }
         await propertyCheck(count: 3000, input: Gen.double(in: -1e6...1e6), Gen.int(in: -320...300)) { mantissa, exponent in
             let x = mantissa * pow(10, Double(exponent) / 10)
             guard x.isFinite else { return }
-            let r = try ReadingDecoder().decode(Self.reading(location: #""latitude": 0, "longitude": 0, "altitude": \#(x)"#))
-            #expect(r.location.altitude?.bitPattern == x.bitPattern, "\(x)")
+            #expect((try? scanned("\(x)"))?.bitPattern == x.bitPattern, "\(x)")
         }
         for text in ["0.1", "1e-7", "123456789012345678901234567890", "0.30000000000000004", "9007199254740993",
                      "2.2250738585072011e-308", "4.9e-324", "1.7976931348623157e308", "-0.0", "0e0", "12.5E+2",
                      "0.000000000000000000000000000001234567890123456789", "1" + String(repeating: "0", count: 400) + "e-400"] {
-            let r = try ReadingDecoder().decode(Self.reading(location: #""latitude": 0, "longitude": 0, "altitude": \#(text)"#))
-            #expect(r.location.altitude?.bitPattern == Double(text)!.bitPattern, "\(text)")
+            #expect(try scanned(text).bitPattern == Double(text)!.bitPattern, "\(text)")
         }
+        // Through a reading's field, too.
+        let r = try ReadingDecoder().decode(Self.reading(location: #""latitude": 0, "longitude": 0, "altitude": 0.30000000000000004"#))
+        #expect(r.location.altitude == 0.30000000000000004)
+    }
+
+    /// Misspelt and unknown keys are skipped and noted, with a guess at the key meant; absurd
+    /// values are refused.
+    @Test func unknownKeysAreNotedAndAbsurdValuesRefused() throws {
+        let r = try ReadingDecoder().decode(Self.reading(
+            location: #""latitude": 1, "longitude": 2, "altitudeRefernce": "ellipsoid", "speed": 3"#,
+            orientation: #""heading": 10, "pitch": 0, "headingRef": "magnetic""#, extra: #""Tap": {"x": 1}, "source": "app""#))
+        #expect(r.unknownFields == ["location.altitudeRefernce (did you mean location.altitudeReference?)", "location.speed",
+                                    "orientation.headingRef (did you mean orientation.headingReference?)",
+                                    "Tap (did you mean tap?)", "source"])
+        #expect(try ReadingDecoder().decode(Self.reading()).unknownFields.isEmpty)
+        for (field, value, message) in [
+            ("heading", "1e300", "orientation.heading must be within −3600…3600, got 1e300"),
+            ("roll", "-1e9", "orientation.roll must be within −3600…3600, got -1e9"),
+            ("headingAccuracy", "1000", "orientation.headingAccuracy must be within 0…180 degrees, got 1000"),
+        ] {
+            let base = field == "heading" ? #""pitch": 0"# : #""heading": 1, "pitch": 0"#
+            let error = try #require(Self.error(Self.reading(orientation: base + #", "\#(field)": \#(value)"#)))
+            #expect(error.description == message)
+        }
+        let high = try #require(Self.error(Self.reading(location: #""latitude": 1, "longitude": 2, "altitude": 1e7"#)))
+        #expect(high.description == "location.altitude must be within −1000…50000 metres, got 1e7")
     }
 }

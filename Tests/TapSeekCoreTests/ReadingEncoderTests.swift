@@ -10,7 +10,7 @@ import Testing
     }
 
     @Test func escapesStringsAndWritesOddNumbersExactly() throws {
-        var r = Reading(id: "q\"b\\s\n\u{01}é😀", location: .init(latitude: -0.0, longitude: 1e-300, altitude: -1.5e300,
+        var r = Reading(id: "q\"b\\s\n\u{01}é😀", location: .init(latitude: -0.0, longitude: 1e-300, altitude: -999.9999999999999,
                                                                eyeHeight: 0))
         r.orientation = .init(heading: 359.99999999999994, pitch: .leastNonzeroMagnitude)
         let text = ReadingEncoder().encode(r)

@@ -1,7 +1,8 @@
 import Foundation
 
 /// A spherical-harmonic model of the Earth's main magnetic field with linear secular variation,
-/// in the form of the World Magnetic Model (WMM). ``wmm2025`` is the one the engine uses.
+/// in the form of the World Magnetic Model (WMM). ``wmm`` is the one the engine uses: WMM2025,
+/// with WMM2020 for readings of 2020–2025.
 ///
 /// The synthesis follows the WMM2025 technical report (NOAA NCEI / BGS): geodetic coordinates on
 /// WGS84 become geocentric spherical ones, the Gauss coefficients are advanced linearly from the
@@ -19,6 +20,8 @@ public struct MagneticModel: Sendable, Hashable {
     public let validity: ClosedRange<Double>
     /// Maximum spherical-harmonic degree (and order).
     public let degree: Int
+    /// Models of earlier years that answer for times before ``validity`` (newest first).
+    public let earlier: [MagneticModel]
 
     // Coefficients in nT and nT/year, flattened in the order (n, m) = (0,0), (1,0), (1,1), (2,0)…:
     // index n(n+1)/2 + m.
@@ -38,11 +41,24 @@ public struct MagneticModel: Sendable, Hashable {
         name: "WMM-2025", epoch: 2025.0, validity: 2025.0...2030.0, degree: 12,
         rows: wmm2025CoefficientRows)
 
+    /// The World Magnetic Model 2020, degree 12, valid 2020.0–2025.0 (NOAA NCEI / BGS, public
+    /// domain; coefficients embedded from `WMM_2020.COF`).
+    public static let wmm2020 = MagneticModel(
+        name: "WMM-2020", epoch: 2020.0, validity: 2020.0...2025.0, degree: 12,
+        rows: wmm2020CoefficientRows)
+
+    /// WMM2025, and WMM2020 for earlier times: valid 2020.0–2030.0, each time answered by the
+    /// model issued for it (2025.0 itself by WMM2025).
+    public static let wmm = MagneticModel(
+        name: "WMM-2025", epoch: 2025.0, validity: 2025.0...2030.0, degree: 12,
+        rows: wmm2025CoefficientRows, earlier: [wmm2020])
+
     /// A model from explicit coefficient rows (n, m, g, h, ġ, ḣ) in nT and nT/year; degrees and
     /// orders not listed are zero.
     public init(name: String, epoch: Double, validity: ClosedRange<Double>, degree: Int,
-                rows: [(n: Int, m: Int, g: Double, h: Double, gDot: Double, hDot: Double)]) {
+                rows: [(n: Int, m: Int, g: Double, h: Double, gDot: Double, hDot: Double)], earlier: [MagneticModel] = []) {
         self.name = name
+        self.earlier = earlier
         self.epoch = epoch
         self.validity = validity
         self.degree = degree
@@ -123,8 +139,12 @@ public struct MagneticModel: Sendable, Hashable {
     public func field(latitude: Double, longitude: Double, height: Double,
                       decimalYear t: Double) throws(MagneticModelError) -> MagneticField {
         guard t.isFinite, validity.contains(t) else {
+            if t.isFinite, let model = earlier.first(where: { $0.validity.contains(t) }) {
+                return try model.field(latitude: latitude, longitude: longitude, height: height, decimalYear: t)
+            }
+            let models = ([self] + earlier).map { "\($0.name) (\(Self.format($0.validity.lowerBound))–\(Self.format($0.validity.upperBound)))" }
             throw MagneticModelError(.outsideValidity,
-                                     "time \(Self.format(t)) is outside the validity of \(name) (\(Self.format(validity.lowerBound))–\(Self.format(validity.upperBound))); refusing to extrapolate the magnetic declination")
+                                     "time \(Self.format(t)) is outside the validity of \(models.joined(separator: " and ")); refusing to extrapolate the magnetic declination")
         }
         guard latitude.isFinite, abs(latitude) <= 90 else {
             throw MagneticModelError(.invalidPosition, "latitude must be within −90…90, got \(latitude)")

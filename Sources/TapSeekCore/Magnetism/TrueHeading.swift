@@ -10,7 +10,7 @@ extension Reading {
     /// under 0.01°).
     /// - Throws: ``MagneticModelError`` when a magnetic heading has no time, or its time lies
     ///   outside the model's validity (the model is never extrapolated).
-    public func trueHeading(using model: MagneticModel = .wmm2025) throws(MagneticModelError) -> Double? {
+    public func trueHeading(using model: MagneticModel = .wmm) throws(MagneticModelError) -> Double? {
         guard let orientation else { return nil }
         switch orientation.headingReference {
         case .true:

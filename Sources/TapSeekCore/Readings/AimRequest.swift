@@ -30,7 +30,8 @@ public struct AimRequest: Sendable, Hashable {
     /// `target` needs `latitude` and `longitude` (with an optional `elevation`, metres above mean
     /// sea level, and `name`) or a non-empty `name`.
     public static func decode(_ json: String) throws(ReadingError) -> AimRequest {
-        let observer = try ReadingDecoder(requiresOrientation: false).decode(json)
+        var observer = try ReadingDecoder(requiresOrientation: false).decode(json)
+        observer.unknownFields.removeAll { $0 == "target" }
         var text = json
         var result: Result<Target?, ReadingError>!
         text.withUTF8 { utf8 in result = Result { () throws(ReadingError) in try readTarget(utf8) } }

@@ -20,6 +20,10 @@ public struct Reading: Sendable, Hashable {
     public var skyline: [Pixel]
     /// Pixels of the same image showing known places, for calibrating the orientation.
     public var landmarks: [Landmark]
+    /// Members of the reading's JSON that the interface does not define, by path, e.g.
+    /// `orientation.headingRef (did you mean orientation.headingReference?)`: skipped, and
+    /// reported as a warning.
+    public var unknownFields: [String] = []
 
     /// A reading from its parts; ``ReadingDecoder`` builds validated ones from JSON.
     public init(id: String? = nil, time: Date? = nil, location: Location, orientation: Orientation? = nil,

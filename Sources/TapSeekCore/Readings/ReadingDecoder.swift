@@ -24,8 +24,13 @@ import Foundation
 ///   elevation?}`) need `camera` and `orientation`; their pixels lie within the image like `tap`,
 ///   and each array holds at most ``maximumCalibrationPoints`` elements.
 /// - `time` is an ISO 8601 date-time with a zone (see ``ISO8601DateTime``); `id` a string.
-/// - `null` counts as absent. Unknown fields are ignored (the interface lets producers add
-///   fields); a field given twice is an error. Numbers must be JSON numbers and finite: strings
+/// - Limits against absurd values: altitude −1000…50 000 m, eyeHeight 0…10 000 m, heading and
+///   roll −3600…3600 (ten turns), angular accuracies 0…180°, location accuracies 0…100 km, zoom 1…1000, image
+///   sizes up to 1 000 000 pixels.
+/// - `null` counts as absent. Unknown fields are skipped but noted in ``Reading/unknownFields``
+///   (with a guess when one looks like a misspelt key), for a warning: the interface lets
+///   producers add fields, and a misspelt `headingReference` must not pass silently. A field
+///   given twice is an error. Numbers must be JSON numbers and finite: strings
 ///   such as `"NaN"` or `"12"` and overflowing literals such as `1e999` are rejected.
 /// - The input must be exactly one JSON object (surrounding whitespace allowed).
 ///
@@ -41,6 +46,9 @@ public struct ReadingDecoder: Sendable {
     /// The most elements `skyline` or `landmarks` may hold: a trace one point per column of a
     /// 4K image has 4 096, and more only slows a calibration down.
     public static let maximumCalibrationPoints = 10_000
+
+    /// Altitudes a reading may give, metres: the Dead Sea shore to a stratospheric balloon.
+    static let altitudes: ClosedRange<Double> = -1000...50_000
 
     /// A decoder; by default a reading must have an orientation.
     public init(requiresOrientation: Bool = true) {
@@ -109,6 +117,8 @@ private struct Parts {
     var hasTap = false
     var tapX: NumberValue?, tapY: NumberValue?
     var skyline: [(x: NumberValue, y: NumberValue)] = []
+    /// Members the interface does not define, by path (with a guess at a misspelt key).
+    var unknownFields: [String] = []
     var landmarks: [(x: NumberValue, y: NumberValue, latitude: Double, longitude: Double, elevation: Double?)] = []
 
     /// One bit per field, to refuse a field given twice.
@@ -191,8 +201,46 @@ private struct Parts {
             try once(.id, "id")
             id = try Self.readString(&s, "id")
         } else {
-            try s.skipValue()
+            try unknown(&s, key, in: nil)
         }
+    }
+
+    /// Skips a member the interface does not define, noting its path and, when it looks like a
+    /// misspelt known key, which one.
+    private mutating func unknown(_ s: inout JSONScanner, _ key: UnsafeBufferPointer<UInt8>, in object: String?) throws(ReadingError) {
+        try s.skipValue()
+        let name = String(decoding: key, as: UTF8.self)
+        let path = object.map { "\($0).\(name)" } ?? name
+        let known = Self.knownKeys[object ?? ""] ?? []
+        if let guess = Self.closest(name, among: known) {
+            unknownFields.append("\(path) (did you mean \(object.map { "\($0)." } ?? "")\(guess)?)")
+        } else {
+            unknownFields.append(path)
+        }
+    }
+
+    /// The keys the interface defines, by object ("" for the top level).
+    static let knownKeys: [String: [String]] = [
+        "": ["id", "time", "location", "orientation", "camera", "tap", "skyline", "landmarks"],
+        "location": ["latitude", "longitude", "altitude", "altitudeReference", "horizontalAccuracy", "verticalAccuracy", "eyeHeight"],
+        "orientation": ["heading", "headingReference", "pitch", "roll", "headingAccuracy", "pitchAccuracy", "rollAccuracy"],
+        "camera": ["horizontalFOV", "zoom", "imageWidth", "imageHeight"],
+        "tap": ["x", "y"],
+    ]
+
+    /// The known key a name most likely misspells: equal but for case, within two edits, or one
+    /// a prefix of the other (four letters or more; an abbreviation first); nil when none is close.
+    static func closest(_ name: String, among known: [String]) -> String? {
+        let lower = Array(name.lowercased().utf8)
+        var best: (key: String, distance: Int)?
+        for key in known {
+            let k = Array(key.lowercased().utf8)
+            var d = lower.withUnsafeBufferPointer { a in k.withUnsafeBufferPointer { b in SearchKey.distance(a, b, limit: 2) } }
+            // An abbreviation (headingRef) before an extension (headingAngle → heading).
+            if d == nil, min(lower.count, k.count) >= 4 { d = k.starts(with: lower) ? 3 : lower.starts(with: k) ? 4 : nil }
+            if let d, d < (best?.distance ?? .max) { best = (key, d) }
+        }
+        return best?.key
     }
 
     private mutating func readLocation(_ s: inout JSONScanner, _ key: UnsafeBufferPointer<UInt8>) throws(ReadingError) {
@@ -204,7 +252,7 @@ private struct Parts {
             longitude = try Self.readNumber(&s, "location.longitude", within: -180...180, "−180…180")?.value
         } else if JSONScanner.key(key, is: "altitude") {
             try once(.altitude, "location.altitude")
-            altitude = try Self.readNumber(&s, "location.altitude")?.value
+            altitude = try Self.readNumber(&s, "location.altitude", within: ReadingDecoder.altitudes, "−1000…50000 metres")?.value
         } else if JSONScanner.key(key, is: "altitudeReference") {
             try once(.altitudeReference, "location.altitudeReference")
             if let r = try Self.readEnum(&s, "location.altitudeReference", Reading.AltitudeReference.self) {
@@ -212,28 +260,28 @@ private struct Parts {
             }
         } else if JSONScanner.key(key, is: "horizontalAccuracy") {
             try once(.horizontalAccuracy, "location.horizontalAccuracy")
-            horizontalAccuracy = try Self.readNonNegative(&s, "location.horizontalAccuracy")
+            horizontalAccuracy = try Self.readNumber(&s, "location.horizontalAccuracy", within: 0...100_000, "0…100000 metres")?.value
         } else if JSONScanner.key(key, is: "verticalAccuracy") {
             try once(.verticalAccuracy, "location.verticalAccuracy")
-            verticalAccuracy = try Self.readNonNegative(&s, "location.verticalAccuracy")
+            verticalAccuracy = try Self.readNumber(&s, "location.verticalAccuracy", within: 0...100_000, "0…100000 metres")?.value
         } else if JSONScanner.key(key, is: "eyeHeight") {
             try once(.eyeHeight, "location.eyeHeight")
-            if let e = try Self.readNonNegative(&s, "location.eyeHeight") { eyeHeight = e }
+            if let e = try Self.readNumber(&s, "location.eyeHeight", within: 0...10_000, "0…10000 metres")?.value { eyeHeight = e }
         } else {
-            try s.skipValue()
+            try unknown(&s, key, in: "location")
         }
     }
 
     private mutating func readOrientation(_ s: inout JSONScanner, _ key: UnsafeBufferPointer<UInt8>) throws(ReadingError) {
         if JSONScanner.key(key, is: "heading") {
             try once(.heading, "orientation.heading")
-            heading = (try Self.readNumber(&s, "orientation.heading")?.value).map(normalizedAzimuth)
+            heading = (try Self.readNumber(&s, "orientation.heading", within: -3600...3600, "−3600…3600")?.value).map(normalizedAzimuth)
         } else if JSONScanner.key(key, is: "pitch") {
             try once(.pitch, "orientation.pitch")
             pitch = try Self.readNumber(&s, "orientation.pitch", within: -90...90, "−90…90")?.value
         } else if JSONScanner.key(key, is: "roll") {
             try once(.roll, "orientation.roll")
-            if let r = try Self.readNumber(&s, "orientation.roll") { roll = r.value }
+            if let r = try Self.readNumber(&s, "orientation.roll", within: -3600...3600, "−3600…3600") { roll = r.value }
         } else if JSONScanner.key(key, is: "headingReference") {
             try once(.headingReference, "orientation.headingReference")
             if let r = try Self.readEnum(&s, "orientation.headingReference", Reading.HeadingReference.self) {
@@ -241,15 +289,15 @@ private struct Parts {
             }
         } else if JSONScanner.key(key, is: "headingAccuracy") {
             try once(.headingAccuracy, "orientation.headingAccuracy")
-            headingAccuracy = try Self.readNonNegative(&s, "orientation.headingAccuracy")
+            headingAccuracy = try Self.readNumber(&s, "orientation.headingAccuracy", within: 0...180, "0…180 degrees")?.value
         } else if JSONScanner.key(key, is: "pitchAccuracy") {
             try once(.pitchAccuracy, "orientation.pitchAccuracy")
-            pitchAccuracy = try Self.readNonNegative(&s, "orientation.pitchAccuracy")
+            pitchAccuracy = try Self.readNumber(&s, "orientation.pitchAccuracy", within: 0...180, "0…180 degrees")?.value
         } else if JSONScanner.key(key, is: "rollAccuracy") {
             try once(.rollAccuracy, "orientation.rollAccuracy")
-            rollAccuracy = try Self.readNonNegative(&s, "orientation.rollAccuracy")
+            rollAccuracy = try Self.readNumber(&s, "orientation.rollAccuracy", within: 0...180, "0…180 degrees")?.value
         } else {
-            try s.skipValue()
+            try unknown(&s, key, in: "orientation")
         }
     }
 
@@ -260,15 +308,15 @@ private struct Parts {
                                                 "must be within (0, 180) degrees, exclusive")?.value
         } else if JSONScanner.key(key, is: "zoom") {
             try once(.zoom, "camera.zoom")
-            if let z = try Self.readNumber(&s, "camera.zoom", check: { $0 >= 1 }, "must be ≥ 1") { zoom = z.value }
+            if let z = try Self.readNumber(&s, "camera.zoom", within: 1...1000, "1…1000") { zoom = z.value }
         } else if JSONScanner.key(key, is: "imageWidth") {
             try once(.imageWidth, "camera.imageWidth")
-            imageWidth = try Self.readNumber(&s, "camera.imageWidth", check: { $0 > 0 }, "must be > 0")?.value
+            imageWidth = try Self.readNumber(&s, "camera.imageWidth", check: { $0 > 0 && $0 <= 1_000_000 }, "must be within (0, 1000000] pixels")?.value
         } else if JSONScanner.key(key, is: "imageHeight") {
             try once(.imageHeight, "camera.imageHeight")
-            imageHeight = try Self.readNumber(&s, "camera.imageHeight", check: { $0 > 0 }, "must be > 0")?.value
+            imageHeight = try Self.readNumber(&s, "camera.imageHeight", check: { $0 > 0 && $0 <= 1_000_000 }, "must be within (0, 1000000] pixels")?.value
         } else {
-            try s.skipValue()
+            try unknown(&s, key, in: "camera")
         }
     }
 
@@ -280,7 +328,7 @@ private struct Parts {
             try once(.y, "tap.y")
             tapY = try Self.readNumber(&s, "tap.y")
         } else {
-            try s.skipValue()
+            try unknown(&s, key, in: "tap")
         }
     }
 
@@ -389,10 +437,6 @@ private struct Parts {
         try readNumber(&s, path, check: { range.contains($0) }, "must be within \(text)")
     }
 
-    private static func readNonNegative(_ s: inout JSONScanner, _ path: String) throws(ReadingError) -> Double? {
-        try readNumber(&s, path, check: { $0 >= 0 }, "must be ≥ 0")?.value
-    }
-
     /// A string, or nil for `null`.
     private static func readString(_ s: inout JSONScanner, _ path: String) throws(ReadingError) -> String? {
         switch try s.peekKind() {
@@ -492,8 +536,10 @@ private struct Parts {
             landmarkPixels.append(Reading.Landmark(x: p.x, y: p.y, latitude: l.latitude, longitude: l.longitude, elevation: l.elevation))
         }
 
-        return Reading(id: id, time: time, location: location, orientation: orientation, camera: camera, tap: tap,
-                       skyline: skylinePixels, landmarks: landmarkPixels)
+        var reading = Reading(id: id, time: time, location: location, orientation: orientation, camera: camera, tap: tap,
+                              skyline: skylinePixels, landmarks: landmarkPixels)
+        reading.unknownFields = unknownFields
+        return reading
     }
 
     /// A pixel count as people write it: 4032, not 4032.0.

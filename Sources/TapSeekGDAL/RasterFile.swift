@@ -10,6 +10,9 @@ final class RasterFile {
     init(path: String) throws(GDALError) {
         _ = GDALRuntime.ready
         self.path = path
+        if let marker = GDALRuntime.networkReference(in: path) {
+            throw GDALError(path: path, message: "refers to a network source (\(marker)…); TapSeek reads local files only")
+        }
         CPLErrorReset()
         let flags = UInt32(GDAL_OF_RASTER | GDAL_OF_READONLY | GDAL_OF_VERBOSE_ERROR)
         guard let handle = GDALOpenEx(path, flags, nil, nil, nil) else {

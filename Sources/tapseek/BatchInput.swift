@@ -28,14 +28,22 @@ struct BatchInput {
         let thinning: Thinning? = thinning.keepsAll ? nil : thinning
         self.thinning = thinning
         do throws(ImportError) {
-            if path == "-" {
-                var lines = LineReader(source: FileByteSource(fileDescriptor: STDIN_FILENO, name: "stdin"),
-                                       maximumLineLength: BatchRecord.maximumLineLength)
+            // Stdin, and paths that cannot be read twice (a FIFO, `<(cat log)`, /dev/stdin), are
+            // read once: the format is recognised from lines the reader then hands out again.
+            let type = path == "-" ? nil : (try? FileManager.default.attributesOfItem(atPath: path))?[.type] as? FileAttributeType
+            if path == "-" || (type != nil && type != .typeRegular && type != .typeDirectory) {
+                let source: FileByteSource
+                if path == "-" {
+                    source = FileByteSource(fileDescriptor: STDIN_FILENO, name: "stdin")
+                } else {
+                    do { source = try FileByteSource(path: path) } catch { throw ImportError(.unreadable, error.message) }
+                }
+                var lines = LineReader(source: source, maximumLineLength: BatchRecord.maximumLineLength)
                 var format = requested.logFormat ?? .jsonl
                 if requested == .auto { format = try LogFormat.detect(&lines) }
                 self.format = format
                 if format == .jsonl {
-                    totalBytes = Self.regularFileSize(descriptor: STDIN_FILENO)
+                    totalBytes = path == "-" ? Self.regularFileSize(descriptor: STDIN_FILENO) : nil
                     self.lines = lines
                 } else {
                     totalBytes = nil

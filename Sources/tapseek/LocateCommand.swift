@@ -76,16 +76,32 @@ struct LocateCommand: ParsableCommand {
         try SVGFile.write(picture.svg(), to: path, option: "--plot")
     }
 
-    /// A whole small input: a file, or stdin for `-`.
+    /// The most bytes a single reading or request may have: 16 MiB, beyond any reading (one with
+    /// 10 000 skyline pixels is about 300 KB). More is refused without reading it all.
+    static let maximumInputBytes = 16 << 20
+
+    /// A whole small input: a file, or stdin for `-`, at most ``maximumInputBytes``.
     static func readInput(_ path: String) throws -> String {
-        let data: Data?
+        let handle: FileHandle?
         if path == "-" {
-            data = try? FileHandle.standardInput.readToEnd() ?? Data()
+            handle = FileHandle.standardInput
         } else {
             guard FileManager.default.fileExists(atPath: path) else { throw InputError("\(path): no such file") }
-            data = FileManager.default.contents(atPath: path)
+            handle = FileHandle(forReadingAtPath: path)
         }
-        guard let data else { throw InputError("\(path): cannot be read") }
+        guard let handle else { throw InputError("\(path): cannot be read") }
+        var data = Data()
+        while true {
+            let chunk: Data?
+            do { chunk = try handle.read(upToCount: 1 << 20) } catch {
+                throw InputError("\(path == "-" ? "stdin" : path): cannot be read")
+            }
+            guard let chunk, !chunk.isEmpty else { break }   // nil or empty: the end
+            data.append(chunk)
+            if data.count > maximumInputBytes {
+                throw InputError("\(path == "-" ? "stdin" : path): more than \(maximumInputBytes >> 20) MiB; a reading is one small JSON object")
+            }
+        }
         return String(decoding: data, as: UTF8.self)
     }
 }

@@ -21,21 +21,15 @@ struct ParallelLines<State: Sendable>: Sendable {
     /// Bytes per block: large enough that a block's set-up is noise, small enough for memory.
     private static var blockSize: Int { 1 << 20 }
 
-    /// Whole lines of input and the number of the first.
-    private struct Block: Sendable {
-        var bytes: [UInt8]
-        var firstLine: Int
-    }
-
     func run() async throws {
         let buffers = BufferPool()
-        var pipeline = BatchPipeline<Block, OutputBuffer>(jobs: jobs) { block in process(block, into: buffers.take()) }
+        var pipeline = BatchPipeline<LineBlock, OutputBuffer>(jobs: jobs) { block in process(block, into: buffers.take()) }
         var reader = BlockReader(blockSize: Self.blockSize, descriptor: descriptor)
         var ended = false
         while true {
             while !ended, !pipeline.isFull {
-                if let (bytes, first) = try reader.next() {
-                    pipeline.submit(Block(bytes: bytes, firstLine: first))
+                if let block = try reader.next() {
+                    pipeline.submit(block)
                 } else {
                     ended = true
                 }
@@ -54,7 +48,7 @@ struct ParallelLines<State: Sendable>: Sendable {
         func give(_ buffer: OutputBuffer) { free.withLock { $0.append(buffer) } }
     }
 
-    private func process(_ block: Block, into buffer: OutputBuffer) -> OutputBuffer {
+    private func process(_ block: LineBlock, into buffer: OutputBuffer) -> OutputBuffer {
         var state = makeState()
         // Only the writer writes, in order: a job's buffer must never flush itself.
         var out = buffer
@@ -62,7 +56,12 @@ struct ParallelLines<State: Sendable>: Sendable {
             var start = 0, number = block.firstLine
             while start < b.count {
                 let end = b[start...].firstIndex(of: 0x0A) ?? b.count
-                transform(&state, UnsafeBufferPointer(rebasing: b[start..<end]), number, &out)
+                if block.tooLong.contains(number) {
+                    LineErrorRecord.write(line: number, message: "line \(number): longer than the \(BlockReader.maximumLineLength)-byte limit of a line",
+                                          to: &out)
+                } else {
+                    transform(&state, UnsafeBufferPointer(rebasing: b[start..<end]), number, &out)
+                }
                 out.newline(flushing: false)
                 start = end + 1
                 number += 1
@@ -72,13 +71,34 @@ struct ParallelLines<State: Sendable>: Sendable {
     }
 }
 
-/// A file (stdin by default) in blocks of whole lines (the last line may lack its newline).
+/// A file (stdin by default) in blocks of whole lines, each scanned once as it arrives (a long
+/// line costs linear time), memory bounded by the block size and the line limit: a line longer
+/// than ``maximumLineLength`` is dropped as it streams by and reported by number.
+/// Whole lines of input, each ended by a newline, the number of the first, and the numbers of
+/// lines too long to keep (their bytes dropped, an empty line in their place).
+private struct LineBlock: Sendable {
+    var bytes: [UInt8]
+    var firstLine: Int
+    var tooLong: Set<Int>
+}
+
 private struct BlockReader {
+    /// 1 MiB: far beyond any coordinate line; longer is garbage.
+    static let maximumLineLength = 1 << 20
+
     let blockSize: Int
     let descriptor: Int32
+    /// Complete lines (each ended by a newline), then the start of the current line.
     private var pending: [UInt8] = []
+    /// Where the current, unfinished line starts in `pending`.
+    private var lineStart = 0
+    private var completeLines = 0
+    /// Number of the first line in `pending`.
+    private var firstLine = 1
+    /// Whether the current line is over the limit (its bytes are being dropped).
+    private var skipping = false
+    private var tooLong = Set<Int>()
     private var buffer: [UInt8]
-    private var nextLine = 1
     private var ended = false
 
     init(blockSize: Int, descriptor: Int32) {
@@ -87,29 +107,57 @@ private struct BlockReader {
         buffer = [UInt8](repeating: 0, count: blockSize)
     }
 
-    /// The next block and the number of its first line; nil at the end of input.
-    mutating func next() throws -> ([UInt8], Int)? {
-        while !ended, pending.count < blockSize || pending.lastIndex(of: 0x0A) == nil {
+    /// The next block of whole lines; nil at the end of input. The last line may lack its
+    /// newline in the input; it gets one here.
+    mutating func next() throws -> LineBlock? {
+        while !ended, lineStart < blockSize {
             let n = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
             if n < 0 {
                 if errno == EINTR { continue }
                 throw InputError("cannot read the input: \(String(cString: strerror(errno)))")
             }
-            if n == 0 { ended = true } else { pending.append(contentsOf: buffer[0..<n]) }
+            if n == 0 {
+                ended = true
+                break
+            }
+            var i = 0
+            while i < n {
+                if let newline = buffer[i..<n].firstIndex(of: 0x0A) {
+                    if skipping {
+                        pending.append(0x0A)
+                        skipping = false
+                    } else {
+                        pending.append(contentsOf: buffer[i...newline])
+                    }
+                    completeLines += 1
+                    lineStart = pending.count
+                    i = newline + 1
+                } else {
+                    if !skipping {
+                        pending.append(contentsOf: buffer[i..<n])
+                        if pending.count - lineStart > Self.maximumLineLength {
+                            tooLong.insert(firstLine + completeLines)
+                            pending.removeSubrange(lineStart...)
+                            skipping = true
+                        }
+                    }
+                    i = n
+                }
+            }
         }
-        guard !pending.isEmpty else { return nil }
-        var block: [UInt8]
-        if ended {
-            block = pending
-            pending = []
-        } else {
-            let cut = pending.lastIndex(of: 0x0A)!
-            block = Array(pending[...cut])
-            pending.removeSubrange(...cut)
+        if ended, skipping || pending.count > lineStart {
+            pending.append(0x0A)
+            skipping = false
+            completeLines += 1
+            lineStart = pending.count
         }
-        if block.last == 0x0A { block.removeLast() }
-        let first = nextLine
-        nextLine += block.reduce(into: 1) { if $1 == 0x0A { $0 += 1 } }
-        return (block, first)
+        guard lineStart > 0 else { return nil }
+        let block = LineBlock(bytes: Array(pending[..<lineStart]), firstLine: firstLine, tooLong: tooLong)
+        pending.removeSubrange(..<lineStart)
+        firstLine += completeLines
+        completeLines = 0
+        lineStart = 0
+        tooLong = []
+        return block
     }
 }

@@ -2,8 +2,8 @@ import Foundation
 import Testing
 import TapSeekTestSupport
 
-/// The command line as a whole: no command, --version, and readings whose keys are misspelt or
-/// whose values are absurd (issue 10, items 8 and 12).
+/// The command line as a whole: no command, --version, readings whose keys are misspelt or whose
+/// values are absurd, and inputs far larger than any reading or line (issue 10, items 6, 8, 12).
 struct TopLevelCommandTests {
     @Test func noCommandIsAUsageError() throws {
         let result = try CLIRunner.run([])
@@ -39,5 +39,28 @@ struct TopLevelCommandTests {
         let result = try CLIRunner.run(["locate"], stdin: reading)
         #expect(result.status == 1)
         #expect(result.stderr == message)
+    }
+
+    /// `locate -` stops reading at 16 MiB instead of holding whatever arrives.
+    @Test func anOversizedReadingIsRefused() throws {
+        let result = try CLIRunner.run(["locate"], stdinData: Data(count: 20 << 20))
+        #expect(result.status == 1)
+        #expect(result.stderr == "tapseek: stdin: more than 16 MiB; a reading is one small JSON object\n")
+    }
+
+    /// A 40 MB line among good ones becomes its own error record, and the lines around it are
+    /// answered: the reader scans each byte once and drops the long line as it streams by.
+    @Test func aHugeLineInABatchServiceIsOneErrorRecord() throws {
+        try #require(SharedData.exists(SharedData.dem) || !SharedData.isCI, Comment(rawValue: SharedData.missing(SharedData.dem)))
+        guard SharedData.exists(SharedData.dem) else { return }
+        var input = Data("46.5,8\n".utf8)
+        input.append(Data(repeating: UInt8(ascii: "1"), count: 40_000_000))
+        input.append(Data("\n47,9\n".utf8))
+        let result = try CLIRunner.run(["elevation", "--batch", "--dem", SharedData.dem.path], stdinData: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[1] == #"{"line":2,"error":{"code":"bad-input","message":"line 2: longer than the 1048576-byte limit of a line"}}"#)
+        #expect(lines[0].contains("\"elevation\"") && lines[2].contains("\"elevation\""))
     }
 }

@@ -18,8 +18,11 @@ public struct ElevationService: Sendable {
         public var elevation: Double?
         /// EGM96 undulation N, metres (ellipsoidal height = elevation + N).
         public var geoidUndulation: Double
-        /// Why ``elevation`` is nil: `"void"` (the tile has no data there) or `"no tile"`.
+        /// Why ``elevation`` is nil: `"void"` (the tile has no data there), `"no tile"`, or
+        /// `"damaged tile"` (a tile covers the point but its file cannot be read; ``detail`` says
+        /// which and why).
         public var reason: String?
+        public var detail: String?
     }
 
     /// A per-thread handle that remembers its last tile; use one per thread for bulk look-ups.
@@ -35,7 +38,13 @@ public struct ElevationService: Sendable {
             switch terrain.sample(latitude: p.latitude, longitude: p.longitude) {
             case .height(let h): result.elevation = h
             case .void: result.reason = "void"
-            case .outside: result.reason = "no tile"
+            case .outside:
+                if let damage = terrain.catalog.damage(latitude: p.latitude, longitude: p.longitude) {
+                    result.reason = "damaged tile"
+                    result.detail = damage
+                } else {
+                    result.reason = "no tile"
+                }
             }
             return result
         }

@@ -99,7 +99,9 @@ public struct Locator: Sendable {
         case .horizon: result.status = .horizon
         }
         if let left = outcome.leftData {
-            result.warnings.append("the sightline left the DEM \(Self.metres(left)) m from the observer without meeting the terrain; terrain beyond is unknown")
+            var damage = ""
+            if let end = outcome.track.last, let d = catalog.damage(latitude: end.latitude, longitude: end.longitude) { damage = " (a \(d))" }
+            result.warnings.append("the sightline left the DEM \(Self.metres(left)) m from the observer without meeting the terrain; terrain beyond is unknown\(damage)")
         }
         if outcome.crossedVoid {
             result.warnings.append("the sightline crossed a void in the DEM; terrain there is unknown and may hide a nearer hit")
@@ -126,6 +128,9 @@ public struct Locator: Sendable {
         var ground: Double?
         switch terrain.sample(latitude: p.latitude, longitude: p.longitude) {
         case .outside:
+            if let damage = catalog.damage(latitude: p.latitude, longitude: p.longitude) {
+                throw LocateResult.Failure(code: "damaged-dem", message: "the observer (\(p.latitude), \(p.longitude)) lies in the footprint of a \(damage)")
+            }
             guard allowsOutside, location.altitude != nil else {
                 throw LocateResult.Failure(code: "outside-dem", message: "the observer (\(p.latitude), \(p.longitude)) is outside the DEM: no tile covers it")
             }

@@ -130,6 +130,21 @@ public final class ElevationCatalog: Sendable {
         return cache.withLock { $0.store(index, loaded, budget: memoryBudget) }
     }
 
+    /// Why no height is known at a point although a tile's footprint covers it: the file was
+    /// indexed but cannot be read (truncated, corrupt), e.g. "damaged DEM file /d/N46E008.tif
+    /// (… TIFFReadEncodedStrip() failed.)". nil when no covering tile failed to load; call after a
+    /// look-up found nothing there (a tile is only read when first needed).
+    public func damage(latitude: Double, longitude: Double) -> String? {
+        let longitude = normalizedLongitude(longitude)
+        for i in candidates(latitude: latitude, longitude: longitude).map(Int.init)
+        where tiles[i].contains(latitude: latitude, longitude: longitude) {
+            if let failure = cache.withLock({ $0.failureMessages[i] }) {
+                return "damaged DEM file \(tiles[i].path) (\(failure))"
+            }
+        }
+        return nil
+    }
+
     /// Files that were indexed but failed to load, one line each.
     public var loadFailures: [String] { cache.withLock { $0.failures.values.sorted() } }
 
@@ -145,6 +160,8 @@ public final class ElevationCatalog: Sendable {
     private struct Cache {
         var grids: [Int: (grid: ElevationGrid, lastUse: UInt64)] = [:]
         var failures: [Int: String] = [:]
+        /// GDAL's message for each failed tile, without the path.
+        var failureMessages: [Int: String] = [:]
         var bytes = 0
         var clock: UInt64 = 0
 
@@ -166,6 +183,7 @@ public final class ElevationCatalog: Sendable {
             switch loaded {
             case .failure(let error):
                 failures[i] = "skipping \(error.description)"
+                failureMessages[i] = error.message
                 return nil
             case .success(let grid):
                 grids[i] = (grid, clock)

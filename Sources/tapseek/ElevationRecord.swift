@@ -1,7 +1,7 @@
 import TapSeek
 
 /// The JSON of one elevation look-up: `{"latitude","longitude","elevation","geoidUndulation"}`,
-/// plus `"reason"` when the elevation is null. Coordinates to 1e-9° (0.1 mm), heights to 1 cm.
+/// plus `"reason"` when the elevation is null (and `"detail"` naming a damaged file). Coordinates to 1e-9° (0.1 mm), heights to 1 cm.
 enum ElevationRecord {
     static func write(_ e: ElevationService.PointElevation, to out: inout OutputBuffer) {
         out.append("{\"latitude\":")
@@ -15,6 +15,10 @@ enum ElevationRecord {
         if let reason = e.reason {
             out.append(",\"reason\":")
             out.appendJSONString(reason)
+        }
+        if let detail = e.detail {
+            out.append(",\"detail\":")
+            out.appendJSONString(detail)
         }
         out.append("}")
     }

@@ -62,7 +62,14 @@ public final class ElevationCatalog: Sendable {
                 continue
             }
             do {
-                tiles.append(try RasterFile(path: path).describe())
+                let tile = try RasterFile(path: path).describe()
+                // A raster bigger than the whole cache (a national DEM as one file) would
+                // exhaust memory when first read: it is refused here, with what to do.
+                guard tile.gridByteCount <= memoryBudget else {
+                    warnings.append("skipping \(path): its \(tile.columns)×\(tile.rows) posts need \(tile.gridByteCount >> 20) MiB, more than the tile cache's \(memoryBudget >> 20) MiB (--cache-mb); cut it into 1° tiles, e.g. with gdal_retile.py")
+                    continue
+                }
+                tiles.append(tile)
             } catch {
                 warnings.append("skipping \(error.description)")
             }

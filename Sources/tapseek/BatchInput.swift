@@ -15,6 +15,8 @@ struct BatchInput {
     private var lines: LineReader?
     private var records: (any ImportedRecordSource)?
     private let thinning: Thinning?
+    /// A pretty-printed JSON file (one reading over many lines), read whole as one record.
+    private var single: Line?
     /// The last reading kept by `thinning` in JSON Lines.
     private var lastKept: Thinning.Mark?
     private var ended = false
@@ -82,6 +84,11 @@ struct BatchInput {
     mutating func nextChunk(maximumRecords: Int) throws -> BatchChunk? {
         guard !ended else { return nil }
         do throws(ImportError) {
+            if lines != nil, records == nil, single == nil, try Self.isPrettyPrinted(&lines!) {
+                single = try Self.wholeInput(&lines!)
+                ended = true
+                return .lines([single!], carried: [])
+            }
             if records != nil {
                 var chunk: [BatchRecord] = []
                 while chunk.count < maximumRecords, let record = try records!.next() {
@@ -114,6 +121,31 @@ struct BatchInput {
             ended = true
             throw InputError(error.description)
         }
+    }
+
+    /// Whether JSON Lines input is rather one JSON object spread over many lines (a reading as
+    /// an editor writes it): its first non-blank line is a lone `{`.
+    private static func isPrettyPrinted(_ lines: inout LineReader) throws(ImportError) -> Bool {
+        let head: [Line]
+        do { head = try lines.peek(16) } catch { throw ImportError(.unreadable, error.message) }
+        let first = head.lazy.compactMap(\.text).map { $0.trimmingCharacters(in: .whitespaces) }.first { !$0.isEmpty }
+        return first == "{"
+    }
+
+    /// The rest of the input as one line (record 1), at most ``LocateCommand/maximumInputBytes``.
+    private static func wholeInput(_ lines: inout LineReader) throws(ImportError) -> Line {
+        var text = "", bytes = 0
+        do {
+            while let line = try lines.next() {
+                guard case .text(let t) = line.content else { return Line(number: 1, content: line.content) }
+                bytes += t.utf8.count + 1
+                if bytes > LocateCommand.maximumInputBytes { return Line(number: 1, content: .tooLong(byteCount: bytes)) }
+                text += t + "\n"
+            }
+        } catch {
+            throw ImportError(.unreadable, error.message)
+        }
+        return Line(number: 1, content: .text(text))
     }
 
     private mutating func finish(_ chunk: BatchChunk?) -> BatchChunk? {

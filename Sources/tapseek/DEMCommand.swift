@@ -61,7 +61,7 @@ struct DEMInfoCommand: ParsableCommand {
                     out.append("\t")
                 }
                 out.appendFixed(spacing, decimals: 3)
-                out.append("\t\(tile.rows)x\(tile.columns)\t")
+                out.append("\t\(tile.columns)x\(tile.rows)\t")
                 out.appendFixed(grid.map { Double($0.minimumHeight) } ?? .nan, decimals: 0)
                 out.append("\t")
                 out.appendFixed(grid.map { Double($0.maximumHeight) } ?? .nan, decimals: 0)

@@ -159,7 +159,7 @@ enum GeoJSONWriter {
     private static func writeResultProperties(_ r: LocateResult, to out: inout OutputBuffer) {
         if let time = r.time {
             out.append(",\"time\":")
-            out.appendJSONString(time.formatted(.iso8601))
+            out.appendJSONString(ISO8601DateTime.format(time))
         }
         out.append(",\"status\":\"\(r.status.rawValue)\"")
         if let t = r.target { ResultJSON.writeMeasures(of: t, to: &out) }

@@ -15,7 +15,7 @@ enum ResultJSON {
         if let line = r.line { out.append("\"line\":\(line),") }
         if let time = r.time {
             out.append("\"time\":")
-            out.appendJSONString(time.formatted(.iso8601))
+            out.appendJSONString(ISO8601DateTime.format(time))
             out.append(",")
         }
         out.append("\"status\":\"\(r.status.rawValue)\"")

@@ -47,4 +47,17 @@ struct BatchStreamTests {
         #expect(piped.stdout == direct.stdout)
         #expect(!piped.stdout.isEmpty)
     }
+
+    /// A reading pretty-printed over many lines (as the project's examples are) is one reading,
+    /// not one error per line (issue 10, item 12).
+    @Test(arguments: ["cross-mountain.json", "calibrate-cross-mountain.json"])
+    func aPrettyPrintedReadingIsOneRecord(_ example: String) throws {
+        let path = SharedData.projectRoot.appendingPathComponent("examples").appendingPathComponent(example).path
+        let result = try CLIRunner.run(["batch", path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 1)
+        let record = try #require(try JSONSerialization.jsonObject(with: Data(lines[0].utf8)) as? [String: Any])
+        #expect(record["line"] as? Int == 1 && record["status"] as? String == "hit", "\(record)")
+    }
 }

@@ -63,4 +63,11 @@ struct TopLevelCommandTests {
         #expect(lines[1] == #"{"line":2,"error":{"code":"bad-input","message":"line 2: longer than the 1048576-byte limit of a line"}}"#)
         #expect(lines[0].contains("\"elevation\"") && lines[2].contains("\"elevation\""))
     }
+
+    /// A reading's time keeps its milliseconds in the result.
+    @Test func fractionalSecondsSurvive() throws {
+        let reading = #"{"time":"2026-07-14T15:20:00.250Z","location":{"latitude":36.34,"longitude":-84.18},"orientation":{"heading":196.1,"pitch":2.4}}"#
+        let result = try CLIRunner.run(["locate"], stdin: reading)
+        #expect(result.stdout.hasPrefix(#"{"time":"2026-07-14T15:20:00.250Z","#), "\(result.stdout.prefix(80))")
+    }
 }

@@ -7,20 +7,20 @@ enum AimWriter {
     /// `{"id"?,"line"?,"target":{…},"azimuth","elevationAngle","distance","slantRange","visible",
     /// "blockedBy"?,"pixel"?,"observer","warnings"[,"error"]}`; angles to 1e-6°, metres to 1 cm.
     static func write(_ r: AimResult, to out: inout OutputBuffer) {
-        out.append("{")
-        if let id = r.id {
-            out.append("\"id\":")
-            out.appendJSONString(id)
-            out.append(",")
-        }
-        if let line = r.line { out.append("\"line\":\(line),") }
-        if let t = r.target {
-            out.append("\"target\":{\"latitude\":")
-            out.appendFixed(t.latitude, decimals: 7)
+        /// `"latitude","longitude","elevation"` of a point (no braces).
+        func position(_ latitude: Double, _ longitude: Double, _ elevation: Double) {
+            out.append("\"latitude\":")
+            out.appendFixed(latitude, decimals: 7)
             out.append(",\"longitude\":")
-            out.appendFixed(t.longitude, decimals: 7)
+            out.appendFixed(longitude, decimals: 7)
             out.append(",\"elevation\":")
-            out.appendFixed(t.elevation, decimals: 2)
+            out.appendFixed(elevation, decimals: 2)
+        }
+        out.append("{")
+        ResultJSON.writeIdentity(id: r.id, line: r.line, to: &out)
+        if let t = r.target {
+            out.append("\"target\":{")
+            position(t.latitude, t.longitude, t.elevation)
             if let name = t.name {
                 out.append(",\"name\":")
                 out.appendJSONString(name)
@@ -38,12 +38,8 @@ enum AimWriter {
             out.appendFixed(r.slantRange, decimals: 2)
             out.append(",\"visible\":\(r.visible)")
             if let b = r.blockedBy {
-                out.append(",\"blockedBy\":{\"latitude\":")
-                out.appendFixed(b.latitude, decimals: 7)
-                out.append(",\"longitude\":")
-                out.appendFixed(b.longitude, decimals: 7)
-                out.append(",\"elevation\":")
-                out.appendFixed(b.elevation, decimals: 2)
+                out.append(",\"blockedBy\":{")
+                position(b.latitude, b.longitude, b.elevation)
                 out.append(",\"distance\":")
                 out.appendFixed(b.distance, decimals: 2)
                 out.append("}")

@@ -7,12 +7,7 @@ import TapSeek
 enum ResultJSON {
     static func write(_ r: LocateResult, to out: inout OutputBuffer) {
         out.append("{")
-        if let id = r.id {
-            out.append("\"id\":")
-            out.appendJSONString(id)
-            out.append(",")
-        }
-        if let line = r.line { out.append("\"line\":\(line),") }
+        writeIdentity(id: r.id, line: r.line, to: &out)
         if let time = r.time {
             out.append("\"time\":")
             out.appendJSONString(ISO8601DateTime.format(time))
@@ -75,6 +70,16 @@ enum ResultJSON {
         if let line = c.carriedFrom { out.append(",\"carriedFrom\":\(line)") }
         writeWarnings(c.warnings, to: &out)
         out.append("}")
+    }
+
+    /// `"id":…,"line":N,` of a record, each when known.
+    static func writeIdentity(id: String?, line: Int?, to out: inout OutputBuffer) {
+        if let id {
+            out.append("\"id\":")
+            out.appendJSONString(id)
+            out.append(",")
+        }
+        if let line { out.append("\"line\":\(line),") }
     }
 
     /// `,"uncertainty":{"samples","hitShare","region50","region95","distance","candidates","sigmas"}`.

@@ -22,8 +22,9 @@ public func polylineFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
     return 0
 }
 
-/// Any bytes either decode to a path that encodes back to the same bytes, or fail with an
-/// offset that points at a character of the input.
+/// Any bytes either decode to a path whose (canonical) encoding decodes to the same path, and is
+/// the input itself unless the input held redundant zero chunks, or fail with an offset that
+/// points at a character of the input.
 private func checkDecoding(_ text: UnsafeBufferPointer<UInt8>, precision: PolylinePrecision) {
     do {
         let path = try Polyline.decode(utf8: text, precision: precision)
@@ -33,8 +34,11 @@ private func checkDecoding(_ text: UnsafeBufferPointer<UInt8>, precision: Polyli
         } catch {
             fatalError("a decoded path failed to encode: \(error)")
         }
-        guard again.utf8.elementsEqual(text) else {
-            fatalError("encode(decode(s)) != s for s = \(Array(text))")
+        guard (try? Polyline.decode(again, precision: precision)) == path else {
+            fatalError("decode(encode(decode(s))) != decode(s) for s = \(Array(text))")
+        }
+        guard again.utf8.count <= text.count else {
+            fatalError("the canonical encoding is longer than s = \(Array(text))")
         }
     } catch {
         guard (0..<text.count).contains(error.offset) else {

@@ -8,7 +8,8 @@ extension Polyline {
     ///
     /// - Throws: ``PolylineError`` with the zero-based character offset of the first problem: a
     ///   character outside `?`…`~`, a value cut off by the end of the string, a latitude without
-    ///   a longitude, a value beyond ±``maximumUnits`` units, or a non-canonical value.
+    ///   a longitude, or a value beyond ±``maximumUnits`` units. Non-canonical values (a redundant
+    ///   final zero chunk, which no encoder writes) are read as other decoders read them.
     public static func decode(
         _ encoded: String,
         precision: PolylinePrecision = .google
@@ -149,10 +150,8 @@ extension Polyline {
                 // Bytes up to and including the first one without the continuation bit.
                 let used = ((ends & (0 &- ends)) &<< 3) &- 1
                 let zigzag = gatherChunks(chunks & used & repeatedBytes(UInt8(chunkMask)))
-                // Canonical: a value of n > 1 chunks is at least 32ⁿ⁻¹ (`| 1` spares n = 1).
-                guard (zigzag | 1) >> UInt64(chunkBits * (count - 1)) != 0 else {
-                    throw PolylineError(.nonCanonicalValue, at: start)
-                }
+                // A redundant final zero chunk (a non-canonical value, which no encoder writes
+                // but other decoders read) means what it adds: nothing.
                 offset += count
                 return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
             }
@@ -167,8 +166,6 @@ extension Polyline {
                 chunk = try readChunk(buffer, &offset, valueStart: start, checked: checked)
                 zigzag |= (chunk & chunkMask) << shift
             } while chunk >= continuationBit
-            // A final zero chunk after others adds nothing: an encoder would have stopped earlier.
-            guard chunk != 0 else { throw PolylineError(.nonCanonicalValue, at: start) }
         }
         return Int64(bitPattern: zigzag >> 1) ^ -Int64(bitPattern: zigzag & 1)
     }

@@ -16,10 +16,6 @@ public struct PolylineError: Error, Sendable, Hashable, CustomStringConvertible 
         /// The value beginning at `offset` takes the coordinate beyond ±``Polyline/maximumUnits``
         /// units, where it could no longer round-trip through a `Double`.
         case valueOutOfRange
-        /// The value beginning at `offset` ends in a redundant zero chunk (a `?` after a
-        /// continuation character). No encoder writes this, and accepting it would let two
-        /// strings mean the same path.
-        case nonCanonicalValue
     }
 
     /// What is wrong.
@@ -46,9 +42,6 @@ public struct PolylineError: Error, Sendable, Hashable, CustomStringConvertible 
         case .valueOutOfRange:
             return "polyline: the value at offset \(offset) puts the coordinate beyond "
                 + "±2^50 units, more than a Double round-trips"
-        case .nonCanonicalValue:
-            return "polyline: the value at offset \(offset) ends in a redundant zero chunk "
-                + "(non-canonical encoding)"
         }
     }
 }

@@ -81,9 +81,7 @@ public struct Locator: Sendable {
         if (direction.x * direction.x + direction.y * direction.y).squareRoot() < 1e-9 { view.azimuth = normalizedAzimuth(heading) }
         result.sightline = .init(azimuth: view.azimuth, elevationAngle: view.elevation, refraction: settings.refraction)
 
-        let undulation = geoid.undulation(latitude: observer.latitude, longitude: observer.longitude)
-        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude,
-                                   height: observer.altitude + undulation)
+        let eye = eye(of: observer)
         // A vertical ray has no azimuth of its own: its skyline lies along the camera's heading.
         var march = SightlineMarch(observer: eye, direction: direction, geoid: geoid, settings: settings,
                                    verticalAzimuth: heading)
@@ -157,6 +155,16 @@ public struct Locator: Sendable {
             altitude = ground! + location.eyeHeight
         }
         return .init(latitude: p.latitude, longitude: p.longitude, altitude: altitude, groundElevation: ground)
+    }
+
+    /// A point given in metres above mean sea level, as a height above the WGS84 ellipsoid.
+    func position(latitude: Double, longitude: Double, msl: Double) -> GeodeticPosition {
+        GeodeticPosition(latitude: latitude, longitude: longitude, height: msl + geoid.undulation(latitude: latitude, longitude: longitude))
+    }
+
+    /// The observer's eye above the WGS84 ellipsoid.
+    func eye(of observer: LocateResult.Observer) -> GeodeticPosition {
+        position(latitude: observer.latitude, longitude: observer.longitude, msl: observer.altitude)
     }
 
     private static func metres(_ x: Double) -> String { String(format: "%.1f", x) }

@@ -24,8 +24,7 @@ extension Locator {
         var terrain = TerrainSampler(catalog: catalog)
         var warnings: [String] = []
         let observer = try place(location, terrain: &terrain, warnings: &warnings)
-        let undulation = geoid.undulation(latitude: observer.latitude, longitude: observer.longitude)
-        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude + undulation)
+        let eye = eye(of: observer)
         let range = Panorama.range(settings: settings, eyeMSL: observer.altitude, latitude: observer.latitude)
         let count = Panorama.azimuthCount(step: settings.azimuthStep)
         // Contiguous shares, one per job: neighbouring azimuths share tiles and cache lines.
@@ -64,8 +63,7 @@ extension Locator {
         var terrain = TerrainSampler(catalog: catalog)
         var warnings: [String] = []
         let observer = try place(location, terrain: &terrain, warnings: &warnings)
-        let undulation = geoid.undulation(latitude: observer.latitude, longitude: observer.longitude)
-        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude + undulation)
+        let eye = eye(of: observer)
         let range = Panorama.range(settings: settings, eyeMSL: observer.altitude, latitude: observer.latitude)
         var crossedVoid = false
         return azimuths.map {

@@ -21,28 +21,18 @@ extension Locator {
 
     func calibrate(_ reading: Reading, limits: OrientationFit.Limits = OrientationFit.Limits(), jobs: Int,
                    terrain: inout TerrainSampler) throws(CalibrationError) -> Calibration {
-        guard let orientation = reading.orientation else { throw .badInput("calibration needs orientation (the sensors' guess)") }
-        guard let settings = reading.camera else { throw .badInput("calibration needs camera.horizontalFOV, imageWidth and imageHeight") }
-        let camera = PinholeCamera(settings)
-        var ignored: [String] = []
-        let observer: LocateResult.Observer
-        let heading: Double
+        let camera: PinholeCamera, given: CameraOrientation, eye: GeodeticPosition
         do {
-            observer = try place(reading.location, terrain: &terrain, warnings: &ignored)
-            heading = try trueHeading(of: reading, orientation: orientation, observer: observer)
+            (camera, given, eye) = try cameraView(of: reading, for: "calibration needs", terrain: &terrain)
         } catch {
             throw CalibrationError(code: error.code, message: error.message)
         }
-        let given = CameraOrientation(heading: heading, pitch: orientation.pitch, roll: orientation.roll)
-        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude,
-                                   height: observer.altitude + geoid.undulation(latitude: observer.latitude, longitude: observer.longitude))
         var landmarks: [OrientationFit.Landmark] = []
         for (i, l) in reading.landmarks.enumerated() {
             guard let elevation = l.elevation ?? terrain.elevation(latitude: l.latitude, longitude: l.longitude) else {
                 throw .badInput("landmarks[\(i)] has no elevation and the DEM has none at (\(l.latitude), \(l.longitude))")
             }
-            let point = GeodeticPosition(latitude: l.latitude, longitude: l.longitude,
-                                         height: elevation + geoid.undulation(latitude: l.latitude, longitude: l.longitude))
+            let point = position(latitude: l.latitude, longitude: l.longitude, msl: elevation)
             landmarks.append(.init(pixel: .init(x: l.x, y: l.y),
                                    direction: TargetSight(eye: eye, target: point, refraction: self.settings.refraction).view))
         }
@@ -61,20 +51,8 @@ extension Locator {
     /// pixels (those inside the image, left to right as the azimuths run), for drawing it over
     /// the camera's picture or for making a trace.
     public func skylinePixels(of reading: Reading, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(LocateResult.Failure) -> [Reading.Pixel] {
-        guard let orientation = reading.orientation else {
-            throw LocateResult.Failure(code: "bad-input", message: "the skyline's pixels need orientation")
-        }
-        guard let settings = reading.camera else {
-            throw LocateResult.Failure(code: "bad-input", message: "the skyline's pixels need camera.horizontalFOV, imageWidth and imageHeight")
-        }
-        let camera = PinholeCamera(settings)
         var terrain = TerrainSampler(catalog: catalog)
-        var ignored: [String] = []
-        let observer = try place(reading.location, terrain: &terrain, warnings: &ignored)
-        let heading = try trueHeading(of: reading, orientation: orientation, observer: observer)
-        let view = CameraOrientation(heading: heading, pitch: orientation.pitch, roll: orientation.roll)
-        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude,
-                                   height: observer.altitude + geoid.undulation(latitude: observer.latitude, longitude: observer.longitude))
+        let (camera, view, eye) = try cameraView(of: reading, for: "the skyline's pixels need", terrain: &terrain)
         // The image's border, every tenth of its sides: the azimuths it spans.
         let w = camera.imageWidth, h = camera.imageHeight
         let border = (0...10).flatMap { i -> [Reading.Pixel] in
@@ -91,6 +69,24 @@ extension Locator {
             pixels.append(.init(x: p.x, y: p.y))
         }
         return pixels
+    }
+
+    /// A reading's camera, its orientation from true north, and the observer's eye: what both
+    /// calibration and the skyline's pixels start from. `need` begins the message when the
+    /// orientation or camera is missing ("calibration needs").
+    func cameraView(of reading: Reading, for need: String,
+                    terrain: inout TerrainSampler) throws(LocateResult.Failure) -> (PinholeCamera, CameraOrientation, GeodeticPosition) {
+        guard let orientation = reading.orientation else {
+            throw LocateResult.Failure(code: "bad-input", message: "\(need) orientation (the sensors' guess)")
+        }
+        guard let settings = reading.camera else {
+            throw LocateResult.Failure(code: "bad-input", message: "\(need) camera.horizontalFOV, imageWidth and imageHeight")
+        }
+        var ignored: [String] = []
+        let observer = try place(reading.location, terrain: &terrain, warnings: &ignored)
+        let heading = try trueHeading(of: reading, orientation: orientation, observer: observer)
+        return (PinholeCamera(settings), CameraOrientation(heading: heading, pitch: orientation.pitch, roll: orientation.roll),
+                eye(of: observer))
     }
 
     /// The DEM's skyline seen from `eye` over a window of azimuths, every

@@ -117,10 +117,8 @@ extension Locator {
             result.warnings.append("no DEM terrain at the target; terrain near it is unknown")
         }
         result.target = .init(latitude: latitude, longitude: longitude, elevation: elevation, name: name)
-        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude,
-                                   height: observer.altitude + geoid.undulation(latitude: observer.latitude, longitude: observer.longitude))
-        let point = GeodeticPosition(latitude: latitude, longitude: longitude,
-                                     height: elevation + geoid.undulation(latitude: latitude, longitude: longitude))
+        let eye = eye(of: observer)
+        let point = position(latitude: latitude, longitude: longitude, msl: elevation)
         let sight = TargetSight(eye: eye, target: point, refraction: settings.refraction)
         result.distance = Geodesic.inverse(latitude1: observer.latitude, longitude1: observer.longitude,
                                            latitude2: latitude, longitude2: longitude).distance

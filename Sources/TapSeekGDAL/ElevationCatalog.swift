@@ -145,15 +145,15 @@ public final class ElevationCatalog: Sendable {
         let longitude = normalizedLongitude(longitude)
         for i in candidates(latitude: latitude, longitude: longitude).map(Int.init)
         where tiles[i].contains(latitude: latitude, longitude: longitude) {
-            if let failure = cache.withLock({ $0.failureMessages[i] }) {
-                return "damaged DEM file \(tiles[i].path) (\(failure))"
+            if let failure = cache.withLock({ $0.failures[i] }) {
+                return "damaged DEM file \(tiles[i].path) (\(failure.message))"
             }
         }
         return nil
     }
 
     /// Files that were indexed but failed to load, one line each.
-    public var loadFailures: [String] { cache.withLock { $0.failures.values.sorted() } }
+    public var loadFailures: [String] { cache.withLock { $0.failures.values.map { "skipping \($0.description)" }.sorted() } }
 
     /// Bytes of grids held by the cache now.
     public var cachedBytes: Int { cache.withLock { $0.bytes } }
@@ -166,9 +166,7 @@ public final class ElevationCatalog: Sendable {
 
     private struct Cache {
         var grids: [Int: (grid: ElevationGrid, lastUse: UInt64)] = [:]
-        var failures: [Int: String] = [:]
-        /// GDAL's message for each failed tile, without the path.
-        var failureMessages: [Int: String] = [:]
+        var failures: [Int: GDALError] = [:]
         var bytes = 0
         var clock: UInt64 = 0
 
@@ -189,8 +187,7 @@ public final class ElevationCatalog: Sendable {
             }
             switch loaded {
             case .failure(let error):
-                failures[i] = "skipping \(error.description)"
-                failureMessages[i] = error.message
+                failures[i] = error
                 return nil
             case .success(let grid):
                 grids[i] = (grid, clock)

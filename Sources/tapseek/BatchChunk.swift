@@ -78,7 +78,6 @@ extension CalibrationCarry {
     /// quote-delimited words, cheap beside decoding.
     static func mentionsCalibration(_ text: inout String) -> Bool {
         text.withUTF8 { bytes in
-            let skyline = Array("\"skyline\"".utf8), landmarks = Array("\"landmarks\"".utf8)
             func occurs(_ word: [UInt8]) -> Bool {
                 guard bytes.count >= word.count else { return false }
                 for i in 0...(bytes.count - word.count) where bytes[i + 1] == word[1] && bytes[i] == word[0] {
@@ -86,9 +85,12 @@ extension CalibrationCarry {
                 }
                 return false
             }
-            return occurs(skyline) || occurs(landmarks)
+            return occurs(skylineKey) || occurs(landmarksKey)
         }
     }
+
+    /// The keys `mentionsCalibration` looks for, quotes included (made once, not per line).
+    private static let skylineKey = Array("\"skyline\"".utf8), landmarksKey = Array("\"landmarks\"".utf8)
 }
 
 extension Line {

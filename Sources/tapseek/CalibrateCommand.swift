@@ -39,13 +39,7 @@ struct CalibrateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text = try LocateCommand.readInput(file)
-        let reading: Reading
-        do {
-            reading = try ReadingDecoder().decode(text)
-        } catch {
-            throw InputError("reading: \(error.description)")
-        }
+        let reading = try LocateCommand.readReading(file)
         let locator = try options.locator()
         let calibration: Calibration
         do {

@@ -36,13 +36,7 @@ struct LocateCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text = try Self.readInput(file)
-        let reading: Reading
-        do {
-            reading = try ReadingDecoder().decode(text)
-        } catch {
-            throw InputError("reading: \(error.description)")
-        }
+        let reading = try Self.readReading(file)
         let locator = try options.locator(recordsProfile: plot != nil || format == .geojson)
         let result = sampling.settings.map { locator.locate(reading, uncertainty: $0, jobs: jobs) } ?? locator.locate(reading)
         // The picture first: if it cannot be written, stdout stays empty.
@@ -80,8 +74,19 @@ struct LocateCommand: ParsableCommand {
     /// 10 000 skyline pixels is about 300 KB). More is refused without reading it all.
     static let maximumInputBytes = 16 << 20
 
+    /// The reading in a file, or on stdin for `-`; bad JSON is bad input naming the field.
+    static func readReading(_ path: String) throws -> Reading {
+        let text = try readInput(path)
+        do {
+            return try ReadingDecoder().decode(text)
+        } catch {
+            throw InputError("reading: \(error.description)")
+        }
+    }
+
     /// A whole small input: a file, or stdin for `-`, at most ``maximumInputBytes``.
     static func readInput(_ path: String) throws -> String {
+        let name = path == "-" ? "stdin" : path
         let handle: FileHandle?
         if path == "-" {
             handle = FileHandle.standardInput
@@ -94,12 +99,12 @@ struct LocateCommand: ParsableCommand {
         while true {
             let chunk: Data?
             do { chunk = try handle.read(upToCount: 1 << 20) } catch {
-                throw InputError("\(path == "-" ? "stdin" : path): cannot be read")
+                throw InputError("\(name): cannot be read")
             }
             guard let chunk, !chunk.isEmpty else { break }   // nil or empty: the end
             data.append(chunk)
             if data.count > maximumInputBytes {
-                throw InputError("\(path == "-" ? "stdin" : path): more than \(maximumInputBytes >> 20) MiB; a reading is one small JSON object")
+                throw InputError("\(name): more than \(maximumInputBytes >> 20) MiB; a reading is one small JSON object")
             }
         }
         return String(decoding: data, as: UTF8.self)

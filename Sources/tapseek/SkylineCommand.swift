@@ -32,13 +32,7 @@ struct SkylineCommand: ParsableCommand {
     }
 
     func run() throws {
-        let text = try LocateCommand.readInput(file)
-        let reading: Reading
-        do {
-            reading = try ReadingDecoder().decode(text)
-        } catch {
-            throw InputError("reading: \(error.description)")
-        }
+        let reading = try LocateCommand.readReading(file)
         guard reading.camera != nil else { throw InputError("reading: camera is missing; the skyline's pixels need it") }
         let locator = try options.locator()
         let pixels: [Reading.Pixel]

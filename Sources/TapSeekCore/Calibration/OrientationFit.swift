@@ -96,9 +96,9 @@ public struct OrientationFit: Sendable {
         var low = 0.0, high = 0.0
         for dp in [-limits.pitch, 0, limits.pitch] {
             for dr in [-limits.roll, 0, limits.roll] {
-                let pitch = min(max(given.pitch + dp, -90), 90)
+                let tilt = Tilt(pitch: min(max(given.pitch + dp, -90), 90), roll: given.roll + dr)
                 for ray in rays {
-                    let a = level(ray, pitch: pitch, roll: given.roll + dr).azimuth
+                    let a = tilt.level(ray).azimuth
                     low = min(low, a)
                     high = max(high, a)
                 }
@@ -156,17 +156,25 @@ public struct OrientationFit: Sendable {
 
     // MARK: Geometry
 
-    /// A camera-frame ray after roll and pitch: its azimuth offset from the heading and its
-    /// elevation, degrees.
-    @inline(__always)
-    static func level(_ c: Vector3, pitch: Double, roll: Double) -> (azimuth: Double, elevation: Double) {
-        let r = radians(roll), p = radians(pitch)
-        let cr = cos(r), sr = sin(r), cp = cos(p), sp = sin(p)
-        let x = c.x * cr + c.y * sr
-        let y = -c.x * sr + c.y * cr
-        let yl = y * cp + c.z * sp
-        let zl = -y * sp + c.z * cp
-        return (degrees(atan2(x, zl)), degrees(asin(max(-1, min(1, yl)))))
+    /// A camera's roll and pitch, as the sines and cosines that level its rays.
+    struct Tilt {
+        let cr: Double, sr: Double, cp: Double, sp: Double
+
+        init(pitch: Double, roll: Double) {
+            let r = radians(roll), p = radians(pitch)
+            (cr, sr, cp, sp) = (cos(r), sin(r), cos(p), sin(p))
+        }
+
+        /// A camera-frame ray after roll and pitch: its azimuth offset from the heading and its
+        /// elevation, degrees.
+        @inline(__always)
+        func level(_ c: Vector3) -> (azimuth: Double, elevation: Double) {
+            let x = c.x * cr + c.y * sr
+            let y = -c.x * sr + c.y * cr
+            let yl = y * cp + c.z * sp
+            let zl = -y * sp + c.z * cp
+            return (degrees(atan2(x, zl)), degrees(asin(max(-1, min(1, yl)))))
+        }
     }
 
     /// Parameters of a fit: heading, pitch, roll in degrees.
@@ -194,24 +202,16 @@ public struct OrientationFit: Sendable {
     func misfits(_ a: Angles) -> [Double] {
         var out: [Double] = []
         out.reserveCapacity(skylineRays.count + 2 * landmarkRays.count)
-        let r = radians(a.roll), p = radians(a.pitch)
-        let cr = cos(r), sr = sin(r), cp = cos(p), sp = sin(p)
-        func level(_ c: Vector3) -> (azimuth: Double, elevation: Double) {
-            let x = c.x * cr + c.y * sr
-            let y = -c.x * sr + c.y * cr
-            let yl = y * cp + c.z * sp
-            let zl = -y * sp + c.z * cp
-            return (degrees(atan2(x, zl)), degrees(asin(max(-1, min(1, yl)))))
-        }
+        let tilt = Tilt(pitch: a.pitch, roll: a.roll)
         if let profile {
             for c in skylineRays {
-                let l = level(c)
+                let l = tilt.level(c)
                 let s = profile.angle(at: a.heading + l.azimuth)
                 out.append(s.isNaN ? Self.missingMisfit : l.elevation - s)
             }
         }
         for (c, landmark) in zip(landmarkRays, landmarks) {
-            let l = level(c)
+            let l = tilt.level(c)
             let dAzimuth = remainder(a.heading + l.azimuth - landmark.direction.azimuth, 360)
             out.append(dAzimuth * cos(radians(landmark.direction.elevation)))
             out.append(l.elevation - landmark.direction.elevation)
@@ -299,7 +299,8 @@ public struct OrientationFit: Sendable {
             for rollStep in -2...2 {
                 let dr = Double(rollStep) * limits.roll / 2
                 let pitch = min(max(given.pitch + dp, -90), 90), roll = given.roll + dr
-                let levelled = rays.map { Self.level($0, pitch: pitch, roll: roll) }
+                let tilt = Tilt(pitch: pitch, roll: roll)
+                let levelled = rays.map(tilt.level)
                 for k in 0...steps {
                     let heading = given.heading - limits.heading + Double(k) * Self.coarseHeadingStep
                     var count = 0, missing = 0
@@ -371,7 +372,7 @@ public struct OrientationFit: Sendable {
         var e = misfits(a)
         for _ in 0..<12 {
             for _ in 0..<10 {
-                let (jacobian, _) = self.jacobian(at: a, misfits: e, parameters: parameters)
+                let jacobian = self.jacobian(at: a, parameters: parameters)
                 // Normal equations with Cauchy weights w = 1/(1 + (e/s)²).
                 var normal = [[Double]](repeating: [Double](repeating: 0, count: parameters), count: parameters)
                 var gradient = [Double](repeating: 0, count: parameters)
@@ -438,7 +439,7 @@ public struct OrientationFit: Sendable {
         let rms = matched > 0 ? (sum / Double(matched)).squareRoot() : .infinity
         // Covariance of the least-squares fit over the matched points: σ²·(JᵀJ)⁻¹, σ at least
         // the calibration's floor (the skyline's own sampling).
-        let (jacobian, _) = self.jacobian(at: a, misfits: e, parameters: parameters)
+        let jacobian = self.jacobian(at: a, parameters: parameters)
         var normal = [[Double]](repeating: [Double](repeating: 0, count: parameters), count: parameters)
         for i in e.indices where inlier[i] {
             for p in 0..<parameters { for q in 0..<parameters { normal[p][q] += jacobian[p][i] * jacobian[q][i] } }
@@ -453,7 +454,7 @@ public struct OrientationFit: Sendable {
 
     /// ∂misfits/∂angle by central differences of 0.005° (the profile is linear between its
     /// 0.05° samples); one row per parameter.
-    private func jacobian(at a: Angles, misfits e: [Double], parameters: Int) -> ([[Double]], [Double]) {
+    private func jacobian(at a: Angles, parameters: Int) -> [[Double]] {
         let h = 0.005
         var rows: [[Double]] = []
         for p in 0..<parameters {
@@ -463,7 +464,7 @@ public struct OrientationFit: Sendable {
             let ep = misfits(plus), em = misfits(minus)
             rows.append(zip(ep, em).map { ($0 - $1) / (2 * h) })
         }
-        return (rows, e)
+        return rows
     }
 
     /// Solves a small linear system by Gaussian elimination with partial pivoting; nil when

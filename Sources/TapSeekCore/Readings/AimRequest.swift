@@ -51,17 +51,13 @@ public struct AimRequest: Sendable, Hashable {
             var latitude: Double?, longitude: Double?, elevation: Double?, name: String?
             try s.forEachMember { (s, key) throws(ReadingError) in
                 if JSONScanner.key(key, is: "latitude") {
-                    latitude = try number(&s, "target.latitude", within: -90...90, "−90…90")
+                    latitude = try s.readNumber("target.latitude", within: -90...90, "−90…90")
                 } else if JSONScanner.key(key, is: "longitude") {
-                    longitude = try number(&s, "target.longitude", within: -180...180, "−180…180")
+                    longitude = try s.readNumber("target.longitude", within: -180...180, "−180…180")
                 } else if JSONScanner.key(key, is: "elevation") {
-                    elevation = try number(&s, "target.elevation", within: -500...100_000, "−500…100000 metres")
+                    elevation = try s.readNumber("target.elevation", within: -500...100_000, "−500…100000 metres")
                 } else if JSONScanner.key(key, is: "name") {
-                    switch try s.peekKind() {
-                    case .string: name = try s.readString()
-                    case .null: try s.readNull()
-                    default: throw ReadingError(field: "target.name", message: "must be a string, got \(try s.skipValueQuoting())")
-                    }
+                    name = try s.readOptionalString("target.name")
                 } else {
                     try s.skipValue()
                 }
@@ -79,24 +75,5 @@ public struct AimRequest: Sendable, Hashable {
             }
         }
         return target
-    }
-
-    private static func number(_ s: inout JSONScanner, _ path: String, within range: ClosedRange<Double>,
-                               _ text: String) throws(ReadingError) -> Double? {
-        switch try s.peekKind() {
-        case .null:
-            try s.readNull()
-            return nil
-        case .number:
-            s.skipWhitespace()
-            let start = s.position
-            let v = try s.readNumber()
-            guard v.isFinite, range.contains(v) else {
-                throw ReadingError(field: path, message: "must be within \(text), got \(s.quote(start..<s.position))")
-            }
-            return v
-        default:
-            throw ReadingError(field: path, message: "must be a number, got \(try s.skipValueQuoting())")
-        }
     }
 }

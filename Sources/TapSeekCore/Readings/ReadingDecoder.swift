@@ -432,13 +432,13 @@ private struct Parts {
         return n
     }
 
-    private static func readNumber(_ s: inout JSONScanner, _ path: String, within range: ClosedRange<Double>,
+    fileprivate static func readNumber(_ s: inout JSONScanner, _ path: String, within range: ClosedRange<Double>,
                                    _ text: String) throws(ReadingError) -> NumberValue? {
         try readNumber(&s, path, check: { range.contains($0) }, "must be within \(text)")
     }
 
     /// A string, or nil for `null`.
-    private static func readString(_ s: inout JSONScanner, _ path: String) throws(ReadingError) -> String? {
+    fileprivate static func readString(_ s: inout JSONScanner, _ path: String) throws(ReadingError) -> String? {
         switch try s.peekKind() {
         case .string: return try s.readString()
         case .null:
@@ -545,5 +545,18 @@ private struct Parts {
     /// A pixel count as people write it: 4032, not 4032.0.
     private static func format(_ v: Double) -> String {
         v == v.rounded() && abs(v) < 1e15 ? String(Int(v)) : "\(v)"
+    }
+}
+
+extension JSONScanner {
+    /// A finite number within `range` (`text` shows the range in the error), or nil for `null`:
+    /// the reading's rule, for decoders of requests that embed a reading (`aim`).
+    mutating func readNumber(_ path: String, within range: ClosedRange<Double>, _ text: String) throws(ReadingError) -> Double? {
+        try Parts.readNumber(&self, path, within: range, text)?.value
+    }
+
+    /// A string, or nil for `null`, with the reading's error for any other value.
+    mutating func readOptionalString(_ path: String) throws(ReadingError) -> String? {
+        try Parts.readString(&self, path)
     }
 }

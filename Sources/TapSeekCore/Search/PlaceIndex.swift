@@ -37,7 +37,7 @@ public struct PlaceIndex: Sendable {
     }
 
     /// How a search is narrowed and ordered.
-    public struct Options: Sendable, Hashable {
+    public struct Options: Sendable {
         /// Most matches answered.
         public var limit: Int
         /// Only places of this country (ISO 3166-1 alpha-2, any case).
@@ -49,17 +49,6 @@ public struct PlaceIndex: Sendable {
             self.limit = limit
             self.country = country
             self.near = near
-        }
-
-        public static func == (a: Options, b: Options) -> Bool {
-            a.limit == b.limit && a.country == b.country && a.near?.latitude == b.near?.latitude && a.near?.longitude == b.near?.longitude
-        }
-
-        public func hash(into hasher: inout Hasher) {
-            hasher.combine(limit)
-            hasher.combine(country)
-            hasher.combine(near?.latitude)
-            hasher.combine(near?.longitude)
         }
     }
 
@@ -134,9 +123,7 @@ public struct PlaceIndex: Sendable {
         let country = options.country?.uppercased()
         return data.withUnsafeBytes { raw in
             var found: [Int: Double] = [:]   // place → best quality
-            var q = Array(key.utf8)
-            q.withUnsafeMutableBufferPointer { qb in
-                let query = UnsafeBufferPointer(qb)
+            Array(key.utf8).withUnsafeBufferPointer { query in
                 func accept(_ keyIndex: Int, _ quality: Double) {
                     let place = self.place(ofKey: keyIndex, raw)
                     if let country, self.countryCode(place, raw) != country { return }

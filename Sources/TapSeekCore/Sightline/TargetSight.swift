@@ -13,8 +13,6 @@ public struct TargetSight: Sendable, Hashable {
     public struct Obstruction: Sendable, Hashable {
         /// Slant metres along the ray from the eye.
         public var slantDistance: Double
-        /// Ground metres from the eye (the horizontal part of the slant distance).
-        public var groundDistance: Double
         /// Degrees, and metres above mean sea level.
         public var latitude: Double
         public var longitude: Double
@@ -64,7 +62,7 @@ public struct TargetSight: Sendable, Hashable {
         _ = path.walk(from: 0, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
         guard let s = hit.hit, s < limit else { return nil }
         let p = path.point(at: s)
-        return Obstruction(slantDistance: s, groundDistance: s * path.horizontalFraction, latitude: p.latitude,
+        return Obstruction(slantDistance: s, latitude: p.latitude,
                            longitude: normalizedLongitude(p.longitude), elevation: hit.elevation)
     }
 

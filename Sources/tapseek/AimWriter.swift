@@ -63,14 +63,7 @@ enum AimWriter {
         } else {
             out.append("\"observer\":null")
         }
-        ResultJSON.writeWarnings(r.warnings, to: &out)
-        if let e = r.error {
-            out.append(",\"error\":{\"code\":")
-            out.appendJSONString(e.code)
-            out.append(",\"message\":")
-            out.appendJSONString(e.message)
-            out.append("}")
-        }
+        ResultJSON.writeWarnings(r.warnings, error: r.error, to: &out)
         out.append("}")
     }
 

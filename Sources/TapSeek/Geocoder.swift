@@ -1,7 +1,7 @@
 import Foundation
 
-/// The offline reverse geocoder: country, first-level region and nearest town for any point,
-/// with no network.
+/// The offline reverse geocoder: country, time zone, first-level region and nearest town for
+/// any point, with no network.
 ///
 /// ```swift
 /// let geocoder = try Geocoder.default()

@@ -6,11 +6,12 @@ import TapSeek
 struct GeocodeCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "geocode",
-        abstract: "Country, first-level region and nearest town at points, offline.",
+        abstract: "Country, first-level region, nearest town and time zone at points, offline.",
         discussion: """
         Prints {"latitude","longitude", then the placemark's keys: "isoCountryCode","country",\
-        "administrativeArea","subAdministrativeArea","locality","localityDistance" (metres)}; \
-        absent keys are unknown (at sea every key but latitude and longitude is absent). \
+        "administrativeArea","subAdministrativeArea","locality","localityDistance" (metres),\
+        "timeZone" (IANA), "alsoClaimedBy" (other countries' ISO codes, in disputed areas)}; \
+        absent keys are unknown (in international waters only "timeZone" is given). \
         Longitudes outside ±180 wrap into [-180, 180) and are printed wrapped. \
         With --batch, reads CSV "lat,lon" lines on stdin and writes one JSON line per input line, \
         in order; a bad line gives {"line":N,"error":{"code","message"}} and the run goes on. \
@@ -103,6 +104,15 @@ enum GeocodeRecord {
             if let d = names.localityDistance {
                 out.append(",\"localityDistance\":")
                 out.appendFixed(d, decimals: 0)
+            }
+            field(",\"timeZone\":", names.timeZone, &out)
+            if !names.alsoClaimedBy.isEmpty {
+                out.append(",\"alsoClaimedBy\":[")
+                for (k, code) in names.alsoClaimedBy.enumerated() {
+                    if k > 0 { out.append(",") }
+                    field("", code, &out)
+                }
+                out.append("]")
             }
         }
         out.append("}")

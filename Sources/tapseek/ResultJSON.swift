@@ -223,6 +223,17 @@ enum ResultJSON {
         field("ocean", p.ocean)
         field("inlandWater", p.inlandWater)
         field("name", p.name)
+        field("timeZone", p.timeZone)
+        if let claims = p.alsoClaimedBy {
+            if !first { out.append(",") }
+            first = false
+            out.append("\"alsoClaimedBy\":[")
+            for (k, code) in claims.enumerated() {
+                if k > 0 { out.append(",") }
+                out.appendJSONString(code)
+            }
+            out.append("]")
+        }
         out.append("}")
     }
 }

@@ -57,9 +57,9 @@ struct GeocodeCommandTests {
         #expect(missing.stderr.contains("/nonexistent/index.bin"))
     }
 
-    @Test func atSeaOnlyTheCoordinatesArePrinted() throws {
+    @Test func atSeaOnlyTheCoordinatesAndTimeZoneArePrinted() throws {
         let result = try run(["0", "-30", "--index", Self.index.path])
-        #expect(result.stdout == "{\"latitude\":0.0,\"longitude\":-30.0}\n")
+        #expect(result.stdout == "{\"latitude\":0.0,\"longitude\":-30.0,\"timeZone\":\"Etc/GMT+2\"}\n")
     }
 
     @Test func longitudesBeyond180WrapAndArePrintedWrapped() throws {
@@ -111,7 +111,7 @@ struct GeocodeCommandTests {
             }
             #expect(records[6]["isoCountryCode"] as? String == "RU")
             #expect(records[7]["isoCountryCode"] as? String == "RU")
-            #expect(records[8].keys.sorted() == ["latitude", "longitude"])
+            #expect(records[8].keys.sorted() == ["latitude", "longitude", "timeZone"])
             #expect(records[9]["isoCountryCode"] as? String == "ID")
         }
     }

@@ -1,8 +1,10 @@
 import Foundation
 
 /// The offline reverse geocoder over one index file built by `scripts/build-geocoder-index.sh`:
-/// country (Digital Chart of the World), first-level region (Natural Earth admin-1) and nearest
-/// populated place (GeoNames) for any point, read in place from the file's bytes.
+/// country and time zone (timezone-boundary-builder's OpenStreetMap borders filed by tzdata,
+/// the Digital Chart of the World where they have nothing), first-level region (Natural Earth
+/// admin-1) and nearest populated place (GeoNames) for any point, read in place from the file's
+/// bytes.
 ///
 /// Immutable and `Sendable`: share one instance between threads. Hand it memory-mapped `Data`
 /// (`Data(contentsOf:options: .alwaysMapped)`) so that opening costs page-table entries rather
@@ -10,8 +12,9 @@ import Foundation
 ///
 /// File layout (little-endian; ``IndexSections`` describes the directory). Sections:
 /// - `META`: JSON with the build parameters and the sources' versions.
-/// - `CGRD`, `CNOD`, `CLEF`: the country layer, and `RGRD`, `RNOD`, `RLEF` the region layer
-///   (``PolygonLayer`` describes them).
+/// - `ZONE`, `Z0GRD`, `Z0NOD`, `Z0LEF`, `Z1GRD`…: the time zones (``TimeZoneLayers``).
+/// - `CGRD`, `CNOD`, `CLEF`: the DCW country layer, the fallback where no zone is, and `RGRD`,
+///   `RNOD`, `RLEF` the region layer (``PolygonLayer`` describes them).
 /// - `COUNTRY`: `UInt32` count, then 16-byte records: ISO code (2 ASCII bytes), pad, `UInt32`
 ///   name string, `UInt32` first place, `UInt32` place count.
 /// - `REGION`: `UInt32` count, then 8-byte records: `UInt32` name string, `UInt16` country
@@ -19,9 +22,9 @@ import Foundation
 /// - `PLACEKD`, `PLACE`: ``PlaceTree`` records.
 /// - `STRINGS`: `UInt32` count, `UInt32` offsets (count + 1), UTF-8 bytes.
 public struct GeocoderIndex: Sendable {
-    /// A point outside every country polygon still takes the country whose border is nearest
-    /// within this distance, metres: DCW (1:1 000 000) simplifies coasts, so shore towns and
-    /// harbour moles fall just outside; farther out the point is at sea.
+    /// Where no zone holds a point, a point outside every DCW country polygon still takes the
+    /// country whose border is nearest within this distance, metres: DCW (1:1 000 000)
+    /// simplifies coasts, so shore towns and harbour moles fall just outside.
     public static let coastalFringe = 10_000.0
     /// A point whose region polygon belongs to another country (Natural Earth's generalised
     /// borders differ from DCW's by a few kilometres) takes the nearest region of its own
@@ -30,6 +33,7 @@ public struct GeocoderIndex: Sendable {
 
     private let data: Data
     private let countryLayer: PolygonLayer
+    private let zones: TimeZoneLayers
     private let regionLayer: PolygonLayer
     private let places: PlaceTree
     private let stringOffsets: Int
@@ -61,6 +65,7 @@ public struct GeocoderIndex: Sendable {
         }
         let parts = try parsed.get()
         countryLayer = parts.countryLayer
+        zones = parts.zones
         regionLayer = parts.regionLayer
         places = parts.places
         stringOffsets = parts.stringOffsets
@@ -80,6 +85,7 @@ public struct GeocoderIndex: Sendable {
     /// The parsed tables, built inside one `withUnsafeBytes`.
     private struct Parts {
         var countryLayer: PolygonLayer
+        var zones: TimeZoneLayers
         var regionLayer: PolygonLayer
         var places: PlaceTree
         var stringOffsets = 0, stringBytes = 0, stringCount = 0, countryRecords = 0
@@ -124,6 +130,7 @@ public struct GeocoderIndex: Sendable {
             countryRecords = countries.lowerBound + 4
             countryLayer = try PolygonLayer(sections: sections, prefix: "C", ownerCount: countryCount, trustsOpenSea: trustsOpenSea)
             regionLayer = try PolygonLayer(sections: sections, prefix: "R", ownerCount: regionCount, trustsOpenSea: false)
+            zones = try TimeZoneLayers(raw, sections: sections, layerCount: (meta["zoneLayers"] as? Int) ?? 0, countryCount: countryCount)
 
             for k in 0..<countryCount {
                 let at = countries.lowerBound + 4 + 16 * k
@@ -168,7 +175,7 @@ public struct GeocoderIndex: Sendable {
     ///   - latitude: WGS84 degrees, −90…90.
     ///   - longitude: WGS84 degrees; any finite value, wrapped into [−180, 180) (190 means −170).
     /// - Throws: ``CoordinateError`` for a latitude outside ±90 or a non-finite coordinate.
-    /// - Returns: an empty placemark at sea (farther than ``coastalFringe`` from any country).
+    /// - Returns: at sea beyond territorial waters, a placemark with only its time zone.
     public func placemark(latitude: Double, longitude: Double) throws(CoordinateError) -> Placemark {
         placemark(try reference(latitude: latitude, longitude: longitude))
     }
@@ -181,9 +188,15 @@ public struct GeocoderIndex: Sendable {
 
     /// The placemark a reference from this index stands for.
     public func placemark(_ reference: PlacemarkReference) -> Placemark {
+        var placemark = Placemark()
+        let z = Int(reference.zone)
+        if z >= 0, z < zones.count { placemark.timeZone = data.withUnsafeBytes { string($0, zones.nameIDs[z]) } }
         let c = Int(reference.country)
-        guard c >= 0, c < countryCodes.count else { return Placemark() }
-        var placemark = Placemark(isoCountryCode: countryCodes[c], country: countryNames[c])
+        guard c >= 0, c < countryCodes.count else { return placemark }
+        placemark.isoCountryCode = countryCodes[c]
+        placemark.country = countryNames[c]
+        let claims = reference.claims.filter { $0 >= 0 && Int($0) < countryCodes.count }
+        if !claims.isEmpty { placemark.alsoClaimedBy = claims.map { countryCodes[Int($0)] } }
         let r = Int(reference.region)
         if r >= 0, r < regionNames.count { placemark.administrativeArea = regionNames[r] }
         if reference.place >= 0 {
@@ -201,11 +214,15 @@ public struct GeocoderIndex: Sendable {
     public func withUTF8<R>(_ reference: PlacemarkReference, _ body: (PlacemarkUTF8) throws -> R) rethrows -> R {
         try data.withUnsafeBytes { raw in
             var names = PlacemarkUTF8()
+            let z = Int(reference.zone)
+            if z >= 0, z < zones.count { names.timeZone = utf8(raw, zones.nameIDs[z]) }
             let c = Int(reference.country)
             if c >= 0, c < countryNameIDs.count {
-                let at = countryRecords + 16 * c
-                names.isoCountryCode = UnsafeRawBufferPointer(rebasing: raw[at..<(at + 2)])
+                names.isoCountryCode = isoCode(raw, c)
                 names.country = utf8(raw, countryNameIDs[c])
+                for claim in reference.claims where claim >= 0 && Int(claim) < countryNameIDs.count {
+                    names.alsoClaimedBy.append(isoCode(raw, Int(claim)))
+                }
                 let r = Int(reference.region)
                 if r >= 0, r < regionNameIDs.count { names.administrativeArea = utf8(raw, regionNameIDs[r]) }
                 if reference.place >= 0, Int(reference.place) < places.count {
@@ -219,18 +236,28 @@ public struct GeocoderIndex: Sendable {
         }
     }
 
-    /// The country at a point as an owner number, or nil at sea. Same rules as
-    /// ``placemark(latitude:longitude:)``; the point must already be valid and wrapped.
-    func country(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> Int? {
-        if let c = countryLayer.owner(raw, x: longitude, y: latitude, accept: { _ in true }) { return c }
-        if countryLayer.isOpenSea(raw, x: longitude, y: latitude) { return nil }
-        return countryLayer.nearestOwner(raw, x: longitude, y: latitude, within: Self.coastalFringe, accept: { _ in true })?.owner
+    /// The country at a point as an owner number (−1 at sea), its time zone (−1 for none) and
+    /// the other countries claiming it. Same rules as ``placemark(latitude:longitude:)``; the
+    /// point must already be valid and wrapped.
+    func country(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> (country: Int, zone: Int, claims: [Int32]) {
+        if let hit = zones.answer(zones.zones(raw, x: longitude, y: latitude)) {
+            return (Int(zones.country[hit.zone]), hit.zone, hit.claims)
+        }
+        // No zone: DCW's country, or the nearest within the coastal fringe.
+        if let c = countryLayer.owner(raw, x: longitude, y: latitude, accept: { _ in true }) { return (c, -1, []) }
+        if countryLayer.isOpenSea(raw, x: longitude, y: latitude) { return (-1, -1, []) }
+        let near = countryLayer.nearestOwner(raw, x: longitude, y: latitude, within: Self.coastalFringe, accept: { _ in true })
+        return (near?.owner ?? -1, -1, [])
     }
 
     private func lookUp(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> PlacemarkReference {
         var reference = PlacemarkReference()
-        guard let c = country(raw, latitude: latitude, longitude: longitude) else { return reference }
+        let hit = country(raw, latitude: latitude, longitude: longitude)
+        reference.zone = Int32(hit.zone)
+        guard hit.country >= 0 else { return reference }
+        let c = hit.country
         reference.country = Int32(c)
+        reference.claims = hit.claims
 
         let regionCountry = self.regionCountry
         let ofCountry = { (r: Int) in r < regionCountry.count && regionCountry[r] == c }
@@ -246,6 +273,11 @@ public struct GeocoderIndex: Sendable {
         return reference
     }
 
+    @inline(__always) private func isoCode(_ raw: UnsafeRawBufferPointer, _ country: Int) -> UnsafeRawBufferPointer {
+        let at = countryRecords + 16 * country
+        return UnsafeRawBufferPointer(rebasing: raw[at..<(at + 2)])
+    }
+
     @inline(__always) private func string(_ raw: UnsafeRawBufferPointer, _ id: UInt32) -> String? {
         Parts.string(raw, id, offsets: stringOffsets, bytes: stringBytes, count: stringCount)
     }
@@ -259,7 +291,8 @@ public struct GeocoderIndex: Sendable {
     public func isoCountryCode(latitude: Double, longitude: Double) throws(CoordinateError) -> String? {
         let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
         return data.withUnsafeBytes { raw in
-            country(raw, latitude: p.latitude, longitude: p.longitude).map { countryCodes[$0] }
+            let c = country(raw, latitude: p.latitude, longitude: p.longitude).country
+            return c >= 0 ? countryCodes[c] : nil
         }
     }
 }

@@ -4,8 +4,9 @@
 /// (synthesised `Codable` uses `encodeIfPresent`). Sources and their known gaps are in
 /// docs/data-sources.md.
 public struct Placemark: Sendable, Hashable, Codable {
-    /// ISO 3166-1 alpha-2 code of the country or territory (`"CH"`, `"RE"`, `"XK"`), from the
-    /// Digital Chart of the World; nil at sea beyond the coastal fringe.
+    /// ISO 3166-1 alpha-2 code of the country or territory (`"CH"`, `"RE"`, `"XK"`): the
+    /// country tzdata files the point's time zone under (OpenStreetMap borders, territorial sea
+    /// included), with documented overrides; nil in international waters.
     public var isoCountryCode: String?
     /// English name of the country or territory (`"Switzerland"`).
     public var country: String?
@@ -25,10 +26,18 @@ public struct Placemark: Sendable, Hashable, Codable {
     public var inlandWater: String?
     /// A street address or point of interest; always nil (no such data offline).
     public var name: String?
+    /// IANA time zone (`"Europe/Zurich"`; `"Etc/GMT-3"` on the open ocean), as CLPlacemark's
+    /// `timeZone` names it.
+    public var timeZone: String?
+    /// ISO codes of other countries whose borders also hold the point (a disputed area, such as
+    /// the Dollart between the Netherlands and Germany); nil where no one else claims it.
+    /// ``isoCountryCode`` is the more specific claim: the smaller territory.
+    public var alsoClaimedBy: [String]?
 
     public init(isoCountryCode: String? = nil, country: String? = nil, administrativeArea: String? = nil,
                 subAdministrativeArea: String? = nil, locality: String? = nil, localityDistance: Double? = nil,
-                ocean: String? = nil, inlandWater: String? = nil, name: String? = nil) {
+                ocean: String? = nil, inlandWater: String? = nil, name: String? = nil, timeZone: String? = nil,
+                alsoClaimedBy: [String]? = nil) {
         self.isoCountryCode = isoCountryCode
         self.country = country
         self.administrativeArea = administrativeArea
@@ -38,5 +47,7 @@ public struct Placemark: Sendable, Hashable, Codable {
         self.ocean = ocean
         self.inlandWater = inlandWater
         self.name = name
+        self.timeZone = timeZone
+        self.alsoClaimedBy = alsoClaimedBy
     }
 }

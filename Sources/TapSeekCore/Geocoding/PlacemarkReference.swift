@@ -9,10 +9,13 @@ public struct PlacemarkReference: Sendable, Hashable {
     public var country: Int32 = -1
     public var region: Int32 = -1
     public var place: Int32 = -1
+    /// The time zone, −1 for none; and the owner numbers of other countries claiming the point.
+    public var zone: Int32 = -1
+    public var claims: [Int32] = []
     /// Metres to the place (Lambert's ellipsoidal distance); NaN without a place.
     public var localityDistance: Double = .nan
 
-    /// The reference for a point at sea: no country, region or place.
+    /// The reference for a point nowhere: no country, zone, region or place.
     public init() {}
 }
 
@@ -24,6 +27,9 @@ public struct PlacemarkUTF8 {
     public var administrativeArea: UnsafeRawBufferPointer?
     public var subAdministrativeArea: UnsafeRawBufferPointer?
     public var locality: UnsafeRawBufferPointer?
+    public var timeZone: UnsafeRawBufferPointer?
+    /// ISO codes of the other countries claiming the point; empty when none.
+    public var alsoClaimedBy: [UnsafeRawBufferPointer] = []
     /// Metres to ``locality``; nil without one.
     public var localityDistance: Double?
 }

@@ -99,6 +99,18 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
     }
 
+    Benchmark("Placemark references (country, zone, region, locality; no strings), 1 M land points",
+              configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: 10)) { benchmark in
+        var places = 0
+        let elapsed = ContinuousClock().measure {
+            for _ in benchmark.scaledIterations {
+                for p in points { places &+= Int((try? geocoder.index.reference(latitude: p.latitude, longitude: p.longitude))?.place ?? 0) }
+            }
+        }
+        blackHole(places)
+        benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
+    }
+
     Benchmark("Placemarks (country, region, locality), 1 M land points",
               configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: 10)) { benchmark in
         var characters = 0

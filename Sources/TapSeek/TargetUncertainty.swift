@@ -75,6 +75,7 @@ extension Locator {
         let outcomes = Mutex([[LocateResult]](repeating: [], count: shares))
         var march = settings
         march.recordsProfile = false
+        march.recordsTrack = false
         let quiet = Locator(catalog: catalog, geoid: geoid, settings: march, magneticModel: magneticModel)
         let seed = sampling.seed
         DispatchQueue.concurrentPerform(iterations: shares) { share in

@@ -8,6 +8,8 @@ public struct MarchSettings: Sendable, Hashable {
     public var step: Double
     /// Whether to keep the terrain profile under the ray (for plots).
     public var recordsProfile: Bool
+    /// Whether to keep the ray's ground track (for maps); sampled sightlines need only their end.
+    public var recordsTrack = true
 
     /// The usual refraction coefficient.
     public static let defaultRefraction = 0.13

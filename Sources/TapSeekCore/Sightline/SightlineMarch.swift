@@ -139,7 +139,7 @@ public struct SightlineMarch {
             }
             skyline(range: horizonRange, maximumTerrain: maximumTerrain, over: &terrain, into: &result)
         }
-        result.track = track(to: result.marchedDistance)
+        if settings.recordsTrack { result.track = track(to: result.marchedDistance) }
         if settings.recordsProfile { result.profile = profile(to: result.marchedDistance, &terrain) }
         return result
     }

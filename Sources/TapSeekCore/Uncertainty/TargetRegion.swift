@@ -83,22 +83,37 @@ public struct TargetRegion: Sendable, Hashable {
         func crowding(k: Int) -> [Double] {
             var result = [Double](repeating: 0, count: xy.count)
             guard k > 0 else { return result }
+            // The points in x order, in two flat arrays: the scans read memory in sequence.
+            let xs = byX.map { xy[$0].x }, ys = byX.map { xy[$0].y }
+            let n = xs.count
+            // The k smallest squared distances so far, ascending.
             var nearest = [Double](repeating: .infinity, count: k)
-            for (place, i) in byX.enumerated() {
-                for m in nearest.indices { nearest[m] = .infinity }
-                func consider(_ j: Int) {
-                    var d = squaredDistance(i, j)
-                    guard d < nearest[k - 1] else { return }
-                    for m in 0..<k where d < nearest[m] { swap(&d, &nearest[m]) }
+            xs.withUnsafeBufferPointer { xs in
+                ys.withUnsafeBufferPointer { ys in
+                    nearest.withUnsafeMutableBufferPointer { nearest in
+                        for place in 0..<n {
+                            for m in 0..<k { nearest[m] = .infinity }
+                            let x = xs[place], y = ys[place]
+                            @inline(__always) func consider(_ j: Int) {
+                                let dx = xs[j] - x, dy = ys[j] - y
+                                let d = dx * dx + dy * dy
+                                guard d < nearest[k - 1] else { return }
+                                var m = k - 1
+                                while m > 0, nearest[m - 1] > d { nearest[m] = nearest[m - 1]; m -= 1 }
+                                nearest[m] = d
+                            }
+                            var left = place - 1, right = place + 1
+                            while left >= 0 || right < n {
+                                let gapLeft = left >= 0 ? x - xs[left] : .infinity
+                                let gapRight = right < n ? xs[right] - x : .infinity
+                                let gap = min(gapLeft, gapRight)
+                                guard gap * gap < nearest[k - 1] else { break }
+                                if gapLeft <= gapRight { consider(left); left -= 1 } else { consider(right); right += 1 }
+                            }
+                            result[byX[place]] = nearest[k - 1].squareRoot()
+                        }
+                    }
                 }
-                var left = place - 1, right = place + 1
-                while left >= 0 || right < byX.count {
-                    let gapLeft = left >= 0 ? xy[i].x - xy[byX[left]].x : .infinity
-                    let gapRight = right < byX.count ? xy[byX[right]].x - xy[i].x : .infinity
-                    guard min(gapLeft, gapRight) * min(gapLeft, gapRight) < nearest[k - 1] else { break }
-                    if gapLeft <= gapRight { consider(byX[left]); left -= 1 } else { consider(byX[right]); right += 1 }
-                }
-                result[i] = nearest[k - 1].squareRoot()
             }
             return result
         }
@@ -139,7 +154,18 @@ public struct TargetRegion: Sendable, Hashable {
             // own neighbour distance (more in the sparse tails, little in the core), so that the
             // region holds about the share of new draws, not only of these.
             let ring = (0..<8).map { (x: cos(Double($0) * .pi / 4), y: sin(Double($0) * .pi / 4)) }
-            return groups.map { members in
+            return groups.map { all in
+                // A sample whose widening lies inside the hull of the samples themselves cannot
+                // reach the widened hull's outline: leave it out (the outline is the same).
+                let core = TargetRegion.convexHull(all.map { xy[$0] })
+                let members = core.count < 4 ? all : all.filter { m in
+                    let p = xy[m], r = crowding[m] / 2
+                    return !zip(core, core.dropFirst()).allSatisfy { a, b in
+                        let ex = b.x - a.x, ey = b.y - a.y
+                        let length = (ex * ex + ey * ey).squareRoot()
+                        return length == 0 || (ex * (p.y - a.y) - ey * (p.x - a.x)) / length > r
+                    }
+                }
                 let widened = members.flatMap { m in
                     let r = crowding[m] / 2
                     return r > 0 ? ring.map { (x: xy[m].x + r * $0.x, y: xy[m].y + r * $0.y) } : [xy[m]]

@@ -1,9 +1,10 @@
-// libFuzzer entry point for the polyline codec. scripts/fuzz-polyline.sh compiles it together
-// with Sources/TapSeekCore/Polyline/*.swift (no package, no TapSeekCore import) and runs it.
+// libFuzzer target for the polyline codec (Polyline.decode and Polyline.encode).
 //
 // The first input byte steers: bit 0 picks decoding (0) or encoding (1), the rest picks the
 // precision (modulo the 13 supported digit counts). The remaining bytes are the polyline text,
 // or the raw bit patterns of latitude/longitude doubles.
+
+@testable import TapSeekCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func polylineFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

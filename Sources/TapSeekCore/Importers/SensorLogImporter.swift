@@ -124,7 +124,8 @@ public struct SensorLogImporter: ImportedRecordSource {
         let stamps = [try row.number(c.locationTimestamp, isInvalid: Self.isInvalidOrNegative),
                       try row.number(c.headingTimestamp, isInvalid: Self.isInvalidOrNegative)].compactMap { $0 }
         guard let column = c.loggingTime, !row.text(column).isEmpty else {
-            return stamps.max().map { Date(timeIntervalSince1970: $0) }
+            guard let stampColumn = c.locationTimestamp ?? c.headingTimestamp else { return nil }
+            return try row.date(unixSeconds: stamps.max(), column: stampColumn)
         }
         guard let wall = LogTimestamp(row.text(column)) else {
             throw ImportError(.invalidValue, line: row.line, column: column.name,
@@ -134,20 +135,22 @@ public struct SensorLogImporter: ImportedRecordSource {
         if utcOffset == nil, let latest = stamps.max() {
             utcOffset = ((wall.wallClockSeconds - latest) / Self.timeZoneGranularity).rounded() * Self.timeZoneGranularity
         }
-        return utcOffset.map { Date(timeIntervalSince1970: wall.wallClockSeconds - $0) }
+        return try row.date(unixSeconds: utcOffset.map { wall.wallClockSeconds - $0 }, column: column)
     }
 
     private func location(of row: CSVRow) throws(ImportError) -> Reading.Location {
         let c = columns
-        let horizontal = try row.number(c.horizontalAccuracy, isInvalid: Self.isMissing)
+        let horizontal = try row.number(c.horizontalAccuracy, within: -.infinity...ReadingDecoder.locationAccuracies.upperBound,
+                                        "metres", isInvalid: Self.isMissing)
         if let horizontal, horizontal < 0, let column = c.horizontalAccuracy {
             throw ImportError(.missingValue, line: row.line, column: column.name,
                               "negative: CoreLocation marks the position invalid")
         }
         let (lat, lon) = try row.coordinate(latitude: c.latitude, longitude: c.longitude, isInvalid: Self.isMissing)
-        let vertical = try row.number(c.verticalAccuracy, isInvalid: Self.isMissing)
+        let vertical = try row.number(c.verticalAccuracy, within: -.infinity...ReadingDecoder.locationAccuracies.upperBound,
+                                      "metres", isInvalid: Self.isMissing)
         let altitudeValid = vertical.map { $0 >= 0 } ?? true
-        let altitude = altitudeValid ? try row.number(c.altitude, isInvalid: Self.isMissing) : nil
+        let altitude = altitudeValid ? try row.number(c.altitude, within: ReadingDecoder.altitudes, "metres", isInvalid: Self.isMissing) : nil
         return Reading.Location(latitude: lat, longitude: lon, altitude: altitude, altitudeReference: .msl,
                                 horizontalAccuracy: horizontal, verticalAccuracy: altitudeValid ? vertical : nil)
     }
@@ -171,7 +174,8 @@ public struct SensorLogImporter: ImportedRecordSource {
             return nil
         }
         let frame = c.frame.map { String(row.text($0)) } ?? ""
-        let headingAccuracy = try row.number(c.headingAccuracy, isInvalid: Self.isInvalidOrNegative)
+        let headingAccuracy = try row.number(c.headingAccuracy, within: ReadingDecoder.angularAccuracies, "degrees",
+                                             isInvalid: Self.isInvalidOrNegative)
         let reference: Reading.HeadingReference
         switch frame.lowercased() {
         case "xtruenorthzvertical":

@@ -86,6 +86,12 @@ public enum ISO8601DateTime {
         return Date(timeIntervalSince1970: local - Double(offsetMinutes * 60))
     }
 
+    /// Seconds since 1970 of the instants ``format(_:)`` can write: 0000-01-01T00:00:00Z up to
+    /// 9999-12-31T23:59:59.999Z. Importers refuse times outside.
+    public static let writableSeconds: ClosedRange<Double> =
+        Double(UTCCalendar.daysSinceUnixEpoch(year: 0, month: 1, day: 1)) * UTCCalendar.secondsPerDay
+        ... Double(UTCCalendar.daysSinceUnixEpoch(year: 10_000, month: 1, day: 1)) * UTCCalendar.secondsPerDay - 0.001
+
     /// `date` as `YYYY-MM-DDThh:mm:ssZ` in UTC, with milliseconds (`.sssZ`) when it is not a
     /// whole second. Rounds to the millisecond; years 0000–9999.
     public static func format(_ date: Date) -> String {

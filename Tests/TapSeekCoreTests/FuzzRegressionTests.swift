@@ -107,4 +107,20 @@ import Testing
         #expect(records[3].reading?.location.altitude == nil)
         #expect(Self.failure(records[1])?.message.contains("above 100000 metres") == true)
     }
+
+    /// Reading target (its encoder round trip, on a hand-written input): a zone offset carried
+    /// 0000-01-01 into the year −1 and 9999-12-31 into 10000, which the encoder then wrote as
+    /// `-001-12-31T23:00:00Z` and `10000-01-01T01:00:00Z`, text no decoder reads back.
+    @Test func readingTimesOutsideTheYears0000To9999AreRefused() throws {
+        let decoder = ReadingDecoder(requiresOrientation: false)
+        func reading(_ time: String) -> String { #"{"time":"\#(time)","location":{"latitude":1,"longitude":2}}"# }
+        for time in ["0000-01-01T00:00:00+01:00", "9999-12-31T23:59:59.9999-01:00", "9999-12-31T23:59:59.9996Z"] {
+            #expect(throws: ReadingError.self, "\(time)") { try decoder.decode(reading(time)) }
+        }
+        for time in ["0000-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "9999-12-31T23:59:59-00:00"] {
+            let decoded = try decoder.decode(reading(time))
+            let again = try decoder.decode(ReadingEncoder().encode(decoded))
+            #expect(again.time == decoded.time, "\(time)")
+        }
+    }
 }

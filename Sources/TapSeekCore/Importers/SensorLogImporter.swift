@@ -131,7 +131,7 @@ public struct SensorLogImporter: ImportedRecordSource {
             throw ImportError(.invalidValue, line: row.line, column: column.name,
                               "\(ImportError.quoted(row.text(column))) is not a date-time")
         }
-        if let date = wall.date { return date }
+        if let date = wall.date { return try row.date(unixSeconds: date.timeIntervalSince1970, column: column) }
         if utcOffset == nil, let latest = stamps.max() {
             utcOffset = ((wall.wallClockSeconds - latest) / Self.timeZoneGranularity).rounded() * Self.timeZoneGranularity
         }

@@ -123,4 +123,20 @@ import Testing
             #expect(again.time == decoded.time, "\(time)")
         }
     }
+
+    /// SensorLog: a magnetic-north attitude frame on a log without any time column gave
+    /// readings with a magnetic heading and no time, which reading JSON does not allow (no
+    /// declination without a date); such a row is now an error record.
+    @Test func sensorLogMagneticHeadingWithoutTimeIsAnErrorRecord() throws {
+        let csv = """
+        locationLatitude(WGS84),locationLongitude(WGS84),motionYaw(rad),motionPitch(rad),motionRoll(rad),motionAttitudeReferenceFrame(txt)
+        46.5,8.0,0.1,0.2,0.3,XMagneticNorthZVertical
+        46.5,8.0,0.1,0.2,0.3,XTrueNorthZVertical
+        """
+        let records = try Self.records(SensorLogImporter(lines: Self.lines(csv)))
+        #expect(records.count == 2)
+        #expect(Self.failure(records[0])?.code == .missingValue)
+        #expect(Self.failure(records[0])?.message.contains("magnetic") == true)
+        #expect(records[1].reading?.orientation?.headingReference == .true)
+    }
 }

@@ -23,6 +23,7 @@ import Foundation
 ///   ``maximumTopEdgeElevation`` of horizontal and carried forward to rows where it is not (it
 ///   describes the frame, which stays put), so a camera held upright still gets a heading.
 ///   `locationTrueHeading` is used when valid, else `locationMagneticHeading` (`.magnetic`).
+///   A magnetic heading on a row without a time is an error record, as in reading JSON.
 /// - A row holds the latest sample of each sensor, so its CLHeading and attitude may be up to one
 ///   logging period apart (0.1 s at SensorLog's usual 10 Hz): a phone turning fast costs that
 ///   much turn in heading.
@@ -109,6 +110,11 @@ public struct SensorLogImporter: ImportedRecordSource {
             do throws(ImportError) {
                 date = try time(of: row)
                 let reading = Reading(time: date, location: try location(of: row), orientation: try orientation(of: row))
+                if reading.orientation?.headingReference == .magnetic, date == nil {
+                    // As the reading decoder requires: without a time there is no declination.
+                    throw ImportError(.missingValue, line: row.line,
+                                      "no time on this row, and its heading is magnetic: a time is needed to turn it to true north")
+                }
                 return ImportedRecord(line: row.line, time: date, result: .success(reading))
             } catch {
                 return ImportedRecord(line: row.line, time: date, result: .failure(error))

@@ -139,4 +139,32 @@ import Testing
         #expect(Self.failure(records[0])?.message.contains("magnetic") == true)
         #expect(records[1].reading?.orientation?.headingReference == .true)
     }
+
+    /// Geocoder index target: a place record whose k-d split axis (a `Float` in `PLACEKD`) was
+    /// NaN or huge trapped converting it to `Int` during a look-up. A damaged axis now searches
+    /// along some axis instead; the tree may then miss the nearest place, but nothing traps.
+    @Test func geocoderPlaceTreeWithDamagedSplitAxisDoesNotTrap() throws {
+        for axis in [Float.nan, .infinity, -.infinity, 1e30, -1e30] {
+            var file: [UInt8] = Array("TSGEOIDX".utf8)
+            func append<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { file += $0 } }
+            func append(_ v: Float) { append(v.bitPattern) }
+            append(UInt32(1))
+            append(UInt32(2))
+            for (tag, offset, length) in [("PLACEKD", 64, 48), ("PLACE", 112, 24)] {
+                file += Array(tag.utf8) + [UInt8](repeating: 0, count: 8 - tag.utf8.count)
+                append(UInt64(offset))
+                append(UInt64(length))
+            }
+            // Three places along x; the middle one splits the range (a bucket of 1).
+            for (x, w) in [(Float(-0.5), Float(0)), (0, axis), (0.5, 0)] {
+                append(x); append(Float(0.8)); append(Float(0)); append(w)
+            }
+            for _ in 0..<6 { append(UInt32.max) }
+            let hit = try file.withUnsafeBytes { raw in
+                let tree = try PlaceTree(sections: IndexSections(raw), bucket: 1)
+                return tree.nearest(raw, to: SIMD3(0.5, 0.8, 0), in: 0..<3)
+            }
+            #expect(hit != nil, "axis \(axis)")
+        }
+    }
 }

@@ -1,9 +1,10 @@
-// libFuzzer entry point for the polyline codec. scripts/fuzz-polyline.sh compiles it together
-// with Sources/TapSeekCore/Polyline/*.swift (no package, no TapSeekCore import) and runs it.
+// libFuzzer target for the polyline codec (Polyline.decode and Polyline.encode).
 //
 // The first input byte steers: bit 0 picks decoding (0) or encoding (1), the rest picks the
-// precision (modulo the 13 supported digit counts). The remaining bytes are the polyline text,
+// precision (modulo the 16 supported digit counts, 0…15). The remaining bytes are the polyline text,
 // or the raw bit patterns of latitude/longitude doubles.
+
+@testable import TapSeekCore
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func polylineFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
@@ -23,8 +24,9 @@ public func polylineFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
 }
 
 /// Any bytes either decode to a path whose (canonical) encoding decodes to the same path, and is
-/// the input itself unless the input held redundant zero chunks, or fail with an offset that
-/// points at a character of the input.
+/// no longer than the input, or fail with an offset that points at a character of the input.
+/// Through 13 digits that is exact; at 14 and 15 a coordinate beyond 2⁵¹ units may come back
+/// off by the few units a `Double` cannot hold (see ``Polyline``), so only that is checked there.
 private func checkDecoding(_ text: UnsafeBufferPointer<UInt8>, precision: PolylinePrecision) {
     do {
         let path = try Polyline.decode(utf8: text, precision: precision)
@@ -34,11 +36,23 @@ private func checkDecoding(_ text: UnsafeBufferPointer<UInt8>, precision: Polyli
         } catch {
             fatalError("a decoded path failed to encode: \(error)")
         }
-        guard (try? Polyline.decode(again, precision: precision)) == path else {
-            fatalError("decode(encode(decode(s))) != decode(s) for s = \(Array(text))")
+        guard let back = try? Polyline.decode(again, precision: precision), back.count == path.count else {
+            fatalError("decode(encode(decode(s))) failed for s = \(Array(text))")
         }
-        guard again.utf8.count <= text.count else {
-            fatalError("the canonical encoding is longer than s = \(Array(text))")
+        if precision.digits <= 13 {
+            guard back == path else { fatalError("decode(encode(decode(s))) != decode(s) for s = \(Array(text))") }
+            guard again.utf8.count <= text.count else {
+                fatalError("the canonical encoding is longer than s = \(Array(text))")
+            }
+        } else {
+            for (a, b) in zip(path, back) {
+                for (x, y) in [(a.latitude, b.latitude), (a.longitude, b.longitude)] {
+                    let units = (x * precision.unitsPerDegree).magnitude
+                    guard (x - y).magnitude <= (1 + units / Double(Polyline.exactUnits)) / precision.unitsPerDegree + 2 * x.ulp else {
+                        fatalError("\(x) came back as \(y) at precision \(precision) for s = \(Array(text))")
+                    }
+                }
+            }
         }
     } catch {
         guard (0..<text.count).contains(error.offset) else {
@@ -47,8 +61,8 @@ private func checkDecoding(_ text: UnsafeBufferPointer<UInt8>, precision: Polyli
     }
 }
 
-/// Any doubles either encode to a string that decodes to within half a unit of them, or fail
-/// naming a coordinate that really is out of range.
+/// Any doubles either encode to a string that decodes to within half a unit of them (plus
+/// rounding), or fail naming a coordinate that really is out of range.
 private func checkEncoding(_ raw: UnsafeBufferPointer<UInt8>, precision: PolylinePrecision) {
     let doubleCount = raw.count / MemoryLayout<Double>.size
     let values = (0..<doubleCount).map { index in
@@ -63,8 +77,15 @@ private func checkEncoding(_ raw: UnsafeBufferPointer<UInt8>, precision: Polylin
         encoded = try Polyline.encode(path, precision: precision)
     } catch {
         let value = error.field == .latitude ? path[error.index].latitude : path[error.index].longitude
-        guard !((value * scale).rounded().magnitude <= Double(Polyline.maximumUnits)) else {
+        let range = error.field == .latitude ? Polyline.latitudeRange : Polyline.longitudeRange
+        guard !range.contains(value), error.value.bitPattern == value.bitPattern else {
             fatalError("an encodable value was refused: \(error)")
+        }
+        // The first bad coordinate is the one named.
+        for coordinate in path[..<error.index] {
+            guard Polyline.latitudeRange.contains(coordinate.latitude), Polyline.longitudeRange.contains(coordinate.longitude) else {
+                fatalError("\(error) named a later coordinate than \(coordinate)")
+            }
         }
         return
     }

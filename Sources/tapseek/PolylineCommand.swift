@@ -21,7 +21,7 @@ struct PolylineCommand: ParsableCommand {
             """
         )
 
-        @Option(parsing: .unconditional, help: "Decimal digits of a degree (0–12): 5 is Google's, 6 OSRM's polyline6.")
+        @Option(parsing: .unconditional, help: "Decimal digits of a degree (0–15): 5 is Google's, 6 OSRM's polyline6.")
         var precision: PolylinePrecision = .google
 
         @Argument(help: "The encoded polyline, or - to read it from stdin.")
@@ -59,7 +59,9 @@ struct PolylineCommand: ParsableCommand {
 
         /// Writes a decoded coordinate as the decimal the polyline holds: `units / 10^digits`
         /// with trailing zeros dropped (`38.5`, `-120.95`, `0`). The units come back exactly by
-        /// rounding, because decoded values stay within ``Polyline/maximumUnits``.
+        /// rounding below ``Polyline/exactUnits`` (every coordinate through 13 digits); beyond,
+        /// at 14 and 15 digits, this is the `Double`'s value at that precision, which may differ
+        /// from the stored decimal in its last digits.
         static func appendDecimal(_ degrees: Double, precision: PolylinePrecision, to out: inout OutputBuffer) {
             var scale: Int64 = 1
             for _ in 0..<precision.digits { scale *= 10 }
@@ -88,7 +90,7 @@ struct PolylineCommand: ParsableCommand {
             discussion: "Values are rounded half away from zero to N decimals, as Google's encoder does."
         )
 
-        @Option(parsing: .unconditional, help: "Decimal digits of a degree (0–12): 5 is Google's, 6 OSRM's polyline6.")
+        @Option(parsing: .unconditional, help: "Decimal digits of a degree (0–15): 5 is Google's, 6 OSRM's polyline6.")
         var precision: PolylinePrecision = .google
 
         func run() throws {

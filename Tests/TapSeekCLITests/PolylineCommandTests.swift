@@ -121,10 +121,27 @@ import Testing
         #expect(result.stderr.contains("coordinate 1: longitude"))
     }
 
+    /// Latitude 430 used to encode; now it fails naming the point and the value.
+    @Test func latitudeBeyondThePoleFailsByIndex() throws {
+        let result = try CLIRunner.run(["polyline", "encode"], stdin: "[[0,0],[430,8]]")
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.contains("coordinate 1: latitude 430.0 is outside −90…90 degrees"))
+    }
+
+    /// 15 digits (accepted since the range check bounds the units) both ways at the poles.
+    @Test func precisionFifteenBothWays() throws {
+        let encoded = try CLIRunner.run(["polyline", "encode", "--precision", "15"], stdin: "[[90,-180],[-1.5,0.25]]")
+        #expect(encoded.status == 0)
+        let decoded = try CLIRunner.run(["polyline", "decode", "--precision", "15",
+                                         encoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines)])
+        #expect(decoded.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == "[[90,-180],[-1.5,0.25]]")
+    }
+
     // MARK: Bad usage: exit 2
 
     @Test func unsupportedPrecisionIsAUsageError() throws {
-        for value in ["13", "-1", "five"] {
+        for value in ["16", "-1", "five"] {
             let result = try CLIRunner.run(["polyline", "decode", "--precision", value, "??"])
             #expect(result.status == 2, "--precision \(value)")
             #expect(result.stdout.isEmpty)

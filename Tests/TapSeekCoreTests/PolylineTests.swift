@@ -25,10 +25,11 @@ import Testing
         #expect(try Polyline.encode(Self.googleExamplePoints) == Self.googleExample)
     }
 
-    /// The worked single-value example on Google's page: −179.9832104 encodes as `` `~oia@ ``.
+    /// The worked single-value example on Google's page: −179.9832104 encodes as `` `~oia@ ``
+    /// (a longitude: no latitude goes that far).
     @Test func googleWorkedSingleValueExample() throws {
-        let encoded = try Polyline.encode([Polyline.Coordinate(latitude: -179.9832104, longitude: 0)])
-        #expect(encoded == "`~oia@?")
+        let encoded = try Polyline.encode([Polyline.Coordinate(latitude: 0, longitude: -179.9832104)])
+        #expect(encoded == "?`~oia@")
     }
 
     /// The same three points at precision 6, as OSRM's `polyline6` and Mapbox's polyline
@@ -105,41 +106,55 @@ import Testing
         #expect(throws: PolylineError(.missingLongitude, at: 10)) { try Polyline.decode("_p~iF~ps|U_ulL") }
     }
 
-    /// Twelve continuation characters carry more than the 55 bits any in-range value needs.
+    /// Twelve continuation characters and a last one carry more than the 60 bits any in-range
+    /// value needs (12 chunks: ±360° of difference at 15 digits).
     @Test func overlongValueIsOutOfRange() {
         let tooLong = String(repeating: "~", count: 12) + "?"
         #expect(throws: PolylineError(.valueOutOfRange, at: 2)) { try Polyline.decode("??" + tooLong + "?") }
     }
 
-    /// Each difference is in range on its own, but they add up past 2⁵⁰ units.
+    /// Each difference is in range on its own, but they add up past 90° of latitude, or past
+    /// 180° of longitude: the decoder refuses what the encoder would refuse to write.
     @Test func runningSumBeyondTheRangeIsRejectedAtTheValueThatCrossesIt() throws {
-        let step = Double(Polyline.maximumUnits / 2)
-        let half = try Polyline.encode([Polyline.Coordinate(latitude: step, longitude: 0)], precision: 0)
-        let text = half + half + half
-        #expect(throws: PolylineError(.valueOutOfRange, at: 2 * half.utf8.count)) {
-            try Polyline.decode(text, precision: 0)
+        for digits in [0, 5, 15] {
+            let precision = PolylinePrecision(digits: digits)!
+            let north = try Polyline.encode([Polyline.Coordinate(latitude: 60, longitude: 0)], precision: precision)
+            #expect(throws: PolylineError(.valueOutOfRange, at: north.utf8.count), "\(digits) digits") {
+                try Polyline.decode(north + north, precision: precision)
+            }
+            let east = try Polyline.encode([Polyline.Coordinate(latitude: 0, longitude: 120)], precision: precision)
+            // "?" is the zero latitude of the second point; its longitude follows.
+            #expect(throws: PolylineError(.valueOutOfRange, at: east.utf8.count + 1), "\(digits) digits") {
+                try Polyline.decode(east + east, precision: precision)
+            }
         }
     }
 
+    /// The poles and the antimeridian encode and decode exactly at every precision, 15 digits
+    /// (1.8 × 10¹⁷ units) included.
     @Test func extremeValuesAtTheLimitAreAccepted() throws {
-        let limit = Double(Polyline.maximumUnits)
         let path = [
-            Polyline.Coordinate(latitude: limit, longitude: -limit),
-            Polyline.Coordinate(latitude: -limit, longitude: limit),
+            Polyline.Coordinate(latitude: 90, longitude: -180),
+            Polyline.Coordinate(latitude: -90, longitude: 180),
         ]
-        let encoded = try Polyline.encode(path, precision: 0)
-        #expect(try Polyline.decode(encoded, precision: 0) == path)
+        for digits in PolylinePrecision.supportedDigits {
+            let precision = PolylinePrecision(digits: digits)!
+            let encoded = try Polyline.encode(path, precision: precision)
+            #expect(try Polyline.decode(encoded, precision: precision) == path, "\(digits) digits")
+        }
     }
 
-    /// Long strings of differences just under 2³⁹ units (eight characters each) cross the range
-    /// after 2048 of them: the same check holds when eight characters are read at once.
+    /// Long strings of differences just under 2³⁹ units (eight characters each) cross 90° at
+    /// 11 digits (9 × 10¹² units) after 16 of them: the same check holds when eight characters
+    /// are read at once.
     @Test func runningSumBeyondTheRangeIsRejectedInLongStrings() throws {
         let step: Int64 = (1 << 39) - 1
-        // Differences only: the first 2048 points are a prefix of the 2049-point string.
-        let prefix = Self.referenceEncoding((1...2048).flatMap { [Int64($0) * step, 0] })
-        let text = Self.referenceEncoding((1...2049).flatMap { [Int64($0) * step, 0] })
+        // Differences only: the first 16 points are a prefix of the 17-point string.
+        let prefix = Self.referenceEncoding((1...16).flatMap { [Int64($0) * step, 0] })
+        let text = Self.referenceEncoding((1...17).flatMap { [Int64($0) * step, 0] })
+        #expect(throws: Never.self) { try Polyline.decode(prefix + "??", precision: 11) }
         #expect(throws: PolylineError(.valueOutOfRange, at: prefix.utf8.count)) {
-            try Polyline.decode(text, precision: 0)
+            try Polyline.decode(text, precision: 11)
         }
     }
 
@@ -182,21 +197,49 @@ import Testing
         }
     }
 
-    @Test func coordinateBeyondTheRangeAtItsPrecisionIsRefused() throws {
-        // ±180° fits at precision 12 (the largest supported); 2000° is 2 × 10¹⁵ units, past 2⁵⁰.
-        #expect(throws: Never.self) {
-            try Polyline.encode([Polyline.Coordinate(latitude: 90, longitude: -180)], precision: 12)
+    /// Latitude 430 used to encode (anything within 2⁵⁰ units did); now a latitude beyond ±90°
+    /// or a longitude beyond ±180° is refused at every precision, naming the point and the value.
+    @Test func coordinateOutsideTheGlobeIsRefusedByIndexAndValue() throws {
+        let path = [
+            Polyline.Coordinate(latitude: 46.5, longitude: 8),
+            Polyline.Coordinate(latitude: 430, longitude: 8),
+        ]
+        for digits in [0, 5, 12, 15] {
+            #expect(throws: PolylineEncodingError(index: 1, field: .latitude, value: 430,
+                                                  precision: PolylinePrecision(digits: digits)!)) {
+                try Polyline.encode(path, precision: PolylinePrecision(digits: digits)!)
+            }
         }
-        #expect(throws: PolylineEncodingError.self) {
-            try Polyline.encode([Polyline.Coordinate(latitude: 0, longitude: 2000)], precision: 12)
+        #expect(PolylineEncodingError(index: 1, field: .latitude, value: 430, precision: 5).description
+            == "polyline: coordinate 1: latitude 430.0 is outside −90…90 degrees")
+        #expect(throws: PolylineEncodingError(index: 0, field: .longitude, value: -180.5, precision: 0)) {
+            try Polyline.encode([Polyline.Coordinate(latitude: 0, longitude: -180.5)], precision: 0)
+        }
+        #expect(throws: PolylineEncodingError(index: 0, field: .latitude, value: -90.000001, precision: 5)) {
+            try Polyline.encode([Polyline.Coordinate(latitude: -90.000001, longitude: 0)])
+        }
+        #expect(throws: Never.self) {
+            try Polyline.encode([Polyline.Coordinate(latitude: 90, longitude: -180)], precision: 15)
         }
     }
 
+    /// 13 to 15 digits used to be refused although the integer arithmetic holds them.
     @Test func precisionOutsideTheSupportedDigitsIsNil() {
         #expect(PolylinePrecision(digits: -1) == nil)
-        #expect(PolylinePrecision(digits: 13) == nil)
+        #expect(PolylinePrecision(digits: 16) == nil)
         #expect(PolylinePrecision(digits: 0)?.digits == 0)
-        #expect(PolylinePrecision(digits: 12)?.digits == 12)
+        for digits in 13...15 {
+            #expect(PolylinePrecision(digits: digits)?.digits == digits)
+        }
+    }
+
+    /// At 13 digits ±180° is 1.8 × 10¹⁵ units, below 2⁵¹: the round trip is still exact there.
+    @Test func thirteenDigitsRoundTripExactlyAtTheAntimeridian() throws {
+        let units: [Int64] = [899_999_999_999_999, -1_799_999_999_999_999, -900_000_000_000_000, 1_800_000_000_000_000]
+        let text = Self.referenceEncoding(units)
+        let decoded = try Polyline.decode(text, precision: 13)
+        #expect(decoded.map(\.latitude) == [89.9999999999999, -90])
+        #expect(try Polyline.encode(decoded, precision: 13) == text)
     }
 
     // MARK: Properties
@@ -254,21 +297,33 @@ import Testing
         }
     }
 
-    /// Integer units of every size: a few characters, a few more, and up to the range limit.
+    /// Integer units of every size: a few characters, a few more, and up to 180° at 15 digits.
     static let units = Gen<Int64>.oneOf(
         Gen.int64(in: -40...40),
         Gen.int64(in: -(1 << 20)...(1 << 20)),
-        Gen.int64(in: -Polyline.maximumUnits...Polyline.maximumUnits)
+        Gen.int64(in: -(1 << 51)...(1 << 51)),
+        Gen.int64(in: -180_000_000_000_000_000...180_000_000_000_000_000)
     )
 
+    /// `values` as latitude/longitude units clamped into the globe at `precision`, and below
+    /// `bound` in magnitude.
+    static func clamped(_ values: [Int64], _ precision: PolylinePrecision, below bound: Int64 = .max) -> [Int64] {
+        values.enumerated().map { index, value in
+            let limit = min(index % 2 == 0 ? precision.latitudeUnits : precision.longitudeUnits, bound - 1)
+            return min(max(value, -limit), limit)
+        }
+    }
+
     /// Strings built from random in-range integer units (not from this encoder) decode to
-    /// exactly those units and encode back to the same string.
+    /// exactly those units and encode back to the same string, while every unit count is below
+    /// ``Polyline/exactUnits`` (everywhere through 13 digits).
     @Test func encodeOfDecodeIsIdentityForValidStrings() async {
         let units = Self.units.array(of: 0...40)
         await propertyCheck(count: 300, input: units, Self.precisionDigits) { values, digits in
             let precision = PolylinePrecision(digits: digits)!
             let pairs = values.count / 2
-            let text = Self.referenceEncoding(Array(values.prefix(pairs * 2)))
+            let values = Self.clamped(Array(values.prefix(pairs * 2)), precision, below: Polyline.exactUnits)
+            let text = Self.referenceEncoding(values)
             let decoded = try Polyline.decode(text, precision: precision)
             #expect(decoded.count == pairs)
             for (index, coordinate) in decoded.enumerated() {
@@ -276,6 +331,25 @@ import Testing
                 #expect(coordinate.longitude == Double(values[2 * index + 1]) / precision.unitsPerDegree)
             }
             #expect(try Polyline.encode(decoded, precision: precision) == text)
+        }
+    }
+
+    /// At 14 and 15 digits, unit counts beyond 2⁵¹ no longer survive a `Double` exactly:
+    /// re-encoding a decoded string comes back within 1 + |u| · 2⁻⁵¹ units, as documented on
+    /// ``Polyline``.
+    @Test func beyondExactUnitsTheRoundTripIsWithinTheDocumentedBound() async {
+        let units = Self.units.array(of: 2...40)
+        await propertyCheck(count: 300, input: units, Gen.int(in: 14...15)) { values, digits in
+            let precision = PolylinePrecision(digits: digits)!
+            let values = Self.clamped(Array(values.prefix(values.count / 2 * 2)), precision)
+            let decoded = try Polyline.decode(Self.referenceEncoding(values), precision: precision)
+            let flat = decoded.flatMap { [$0.latitude, $0.longitude] }
+            let again = try Polyline.decode(Polyline.encode(decoded, precision: precision), precision: precision)
+            for (value, (x, y)) in zip(values, zip(flat, again.flatMap { [$0.latitude, $0.longitude] })) {
+                let bound = (1 + Double(value.magnitude) * 0x1p-51) / precision.unitsPerDegree
+                // Plus the rounding of each decoded Double, within |x| · 2⁻⁵² each.
+                #expect((x - y).magnitude <= bound + 4 * x.ulp, "\(value) units at \(digits) digits")
+            }
         }
     }
 

@@ -62,7 +62,9 @@ struct PlaceTree: Sendable {
         let mid = (lo + hi) >> 1
         let split = node(raw, mid)
         consider(split, q, mid, &best)
-        let axis = min(max(Int(split.w), 0), 2)
+        // The axis is stored as a Float (0, 1 or 2); a damaged one (NaN, huge) must not trap the
+        // conversion to Int, so it is compared instead.
+        let axis = split.w >= 2 ? 2 : split.w >= 1 ? 1 : 0
         let d = q[axis] - split[axis]
         if d < 0 {
             search(raw, q, lo, mid, &best)

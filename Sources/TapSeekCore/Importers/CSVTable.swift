@@ -1,3 +1,5 @@
+import Foundation
+
 /// A column of a delimited log, found by its header name.
 struct CSVColumn: Sendable, Hashable {
     /// 0-based field index.
@@ -199,6 +201,38 @@ struct CSVRow: Sendable {
             throw ImportError(.invalidValue, line: line, column: column.name, "\(ImportError.quoted(field)) is not a number")
         }
         return value.isFinite && !isInvalid(value) ? value : nil
+    }
+
+    /// Like ``number(_:isInvalid:)``, and a value outside `range` is an error: importers pass the
+    /// limits ``ReadingDecoder`` puts on the same field, so that every reading imported is one
+    /// the decoder would accept (and a garbage altitude or accuracy is reported, not used).
+    /// - Throws: `.invalidValue` naming the column when the value is outside `range`.
+    func number(_ column: CSVColumn?, within range: ClosedRange<Double>, _ unit: String,
+                isInvalid: (Double) -> Bool = { _ in false }) throws(ImportError) -> Double? {
+        guard let column, let value = try number(column, isInvalid: isInvalid) else { return nil }
+        guard range.contains(value) else {
+            let limits = range.lowerBound == -.infinity ? "above \(Self.text(range.upperBound))"
+                : "outside \(Self.text(range.lowerBound))…\(Self.text(range.upperBound))"
+            throw ImportError(.invalidValue, line: line, column: column.name, "\(value) is \(limits) \(unit)")
+        }
+        return value
+    }
+
+    /// A bound as messages write it: `−1000`, `50000`.
+    private static func text(_ bound: Double) -> String {
+        (bound < 0 ? "−" : "") + ReadingEncoder.number(bound.magnitude)
+    }
+
+    /// Seconds since 1970 as a date, when they fall in the years 0000–9999 that a reading's
+    /// `time` can be written in (``ISO8601DateTime``); nil stays nil.
+    /// - Throws: `.invalidValue` naming `column` otherwise.
+    func date(unixSeconds seconds: Double?, column: CSVColumn) throws(ImportError) -> Date? {
+        guard let seconds else { return nil }
+        guard ISO8601DateTime.writableSeconds.contains(seconds) else {
+            throw ImportError(.invalidValue, line: line, column: column.name,
+                              "time \(seconds) s after 1970 is outside the years 0000–9999")
+        }
+        return Date(timeIntervalSince1970: seconds)
     }
 
     /// Like ``number(_:isInvalid:)`` for a column that may be absent from the header.

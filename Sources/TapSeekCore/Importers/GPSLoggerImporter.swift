@@ -42,8 +42,10 @@ public struct GPSLoggerImporter: ImportedRecordSource {
                 let date = try row.date(time)
                 let (lat, lon) = try row.coordinate(latitude: latitude, longitude: longitude)
                 let location = Reading.Location(
-                    latitude: lat, longitude: lon, altitude: try row.number(elevation), altitudeReference: .ellipsoid,
-                    horizontalAccuracy: try row.number(accuracy, isInvalid: { $0 < 0 }))
+                    latitude: lat, longitude: lon, altitude: try row.number(elevation, within: ReadingDecoder.altitudes, "metres"),
+                    altitudeReference: .ellipsoid,
+                    horizontalAccuracy: try row.number(accuracy, within: ReadingDecoder.locationAccuracies, "metres",
+                                                       isInvalid: { $0 < 0 }))
                 return ImportedRecord(line: row.line, time: date, result: .success(Reading(time: date, location: location)))
             } catch {
                 return ImportedRecord(line: row.line, time: nil, result: .failure(error))

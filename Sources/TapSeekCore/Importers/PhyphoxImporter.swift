@@ -49,12 +49,17 @@ public struct PhyphoxImporter: ImportedRecordSource {
         case .success(let row):
             do throws(ImportError) {
                 let t = try row.number(time)
-                let date = timeline.flatMap { tl in t.map { tl.date(experimentTime: $0) } }
+                let date = try timeline.flatMap { tl throws(ImportError) in
+                    try row.date(unixSeconds: t.map { tl.unixSeconds(experimentTime: $0) }, column: time)
+                }
                 let (lat, lon) = try row.coordinate(latitude: latitude, longitude: longitude)
                 let location = Reading.Location(
-                    latitude: lat, longitude: lon, altitude: try row.number(height), altitudeReference: .msl,
-                    horizontalAccuracy: try row.number(horizontalAccuracy, isInvalid: { $0 < 0 }),
-                    verticalAccuracy: try row.number(verticalAccuracy, isInvalid: { $0 < 0 }))
+                    latitude: lat, longitude: lon, altitude: try row.number(height, within: ReadingDecoder.altitudes, "metres"),
+                    altitudeReference: .msl,
+                    horizontalAccuracy: try row.number(horizontalAccuracy, within: ReadingDecoder.locationAccuracies, "metres",
+                                                       isInvalid: { $0 < 0 }),
+                    verticalAccuracy: try row.number(verticalAccuracy, within: ReadingDecoder.locationAccuracies, "metres",
+                                                     isInvalid: { $0 < 0 }))
                 return ImportedRecord(line: row.line, time: date, result: .success(Reading(time: date, location: location)))
             } catch {
                 return ImportedRecord(line: row.line, time: nil, result: .failure(error))

@@ -45,7 +45,13 @@ public struct PhyphoxTimeline: Sendable, Hashable {
 
     /// The UTC date of a sample at `experimentTime` seconds.
     public func date(experimentTime t: Double) -> Date {
+        Date(timeIntervalSince1970: unixSeconds(experimentTime: t))
+    }
+
+    /// The UNIX time, seconds, at experiment time `t` (possibly beyond any date a reading can
+    /// carry: check it before making a date).
+    public func unixSeconds(experimentTime t: Double) -> Double {
         let start = starts.last { $0.experimentTime <= t } ?? starts[0]
-        return Date(timeIntervalSince1970: start.systemTime + (t - start.experimentTime))
+        return start.systemTime + (t - start.experimentTime)
     }
 }

@@ -23,6 +23,7 @@ import Foundation
 ///   ``maximumTopEdgeElevation`` of horizontal and carried forward to rows where it is not (it
 ///   describes the frame, which stays put), so a camera held upright still gets a heading.
 ///   `locationTrueHeading` is used when valid, else `locationMagneticHeading` (`.magnetic`).
+///   A magnetic heading on a row without a time is an error record, as in reading JSON.
 /// - A row holds the latest sample of each sensor, so its CLHeading and attitude may be up to one
 ///   logging period apart (0.1 s at SensorLog's usual 10 Hz): a phone turning fast costs that
 ///   much turn in heading.
@@ -109,6 +110,11 @@ public struct SensorLogImporter: ImportedRecordSource {
             do throws(ImportError) {
                 date = try time(of: row)
                 let reading = Reading(time: date, location: try location(of: row), orientation: try orientation(of: row))
+                if reading.orientation?.headingReference == .magnetic, date == nil {
+                    // As the reading decoder requires: without a time there is no declination.
+                    throw ImportError(.missingValue, line: row.line,
+                                      "no time on this row, and its heading is magnetic: a time is needed to turn it to true north")
+                }
                 return ImportedRecord(line: row.line, time: date, result: .success(reading))
             } catch {
                 return ImportedRecord(line: row.line, time: date, result: .failure(error))
@@ -124,30 +130,33 @@ public struct SensorLogImporter: ImportedRecordSource {
         let stamps = [try row.number(c.locationTimestamp, isInvalid: Self.isInvalidOrNegative),
                       try row.number(c.headingTimestamp, isInvalid: Self.isInvalidOrNegative)].compactMap { $0 }
         guard let column = c.loggingTime, !row.text(column).isEmpty else {
-            return stamps.max().map { Date(timeIntervalSince1970: $0) }
+            guard let stampColumn = c.locationTimestamp ?? c.headingTimestamp else { return nil }
+            return try row.date(unixSeconds: stamps.max(), column: stampColumn)
         }
         guard let wall = LogTimestamp(row.text(column)) else {
             throw ImportError(.invalidValue, line: row.line, column: column.name,
                               "\(ImportError.quoted(row.text(column))) is not a date-time")
         }
-        if let date = wall.date { return date }
+        if let date = wall.date { return try row.date(unixSeconds: date.timeIntervalSince1970, column: column) }
         if utcOffset == nil, let latest = stamps.max() {
             utcOffset = ((wall.wallClockSeconds - latest) / Self.timeZoneGranularity).rounded() * Self.timeZoneGranularity
         }
-        return utcOffset.map { Date(timeIntervalSince1970: wall.wallClockSeconds - $0) }
+        return try row.date(unixSeconds: utcOffset.map { wall.wallClockSeconds - $0 }, column: column)
     }
 
     private func location(of row: CSVRow) throws(ImportError) -> Reading.Location {
         let c = columns
-        let horizontal = try row.number(c.horizontalAccuracy, isInvalid: Self.isMissing)
+        let horizontal = try row.number(c.horizontalAccuracy, within: -.infinity...ReadingDecoder.locationAccuracies.upperBound,
+                                        "metres", isInvalid: Self.isMissing)
         if let horizontal, horizontal < 0, let column = c.horizontalAccuracy {
             throw ImportError(.missingValue, line: row.line, column: column.name,
                               "negative: CoreLocation marks the position invalid")
         }
         let (lat, lon) = try row.coordinate(latitude: c.latitude, longitude: c.longitude, isInvalid: Self.isMissing)
-        let vertical = try row.number(c.verticalAccuracy, isInvalid: Self.isMissing)
+        let vertical = try row.number(c.verticalAccuracy, within: -.infinity...ReadingDecoder.locationAccuracies.upperBound,
+                                      "metres", isInvalid: Self.isMissing)
         let altitudeValid = vertical.map { $0 >= 0 } ?? true
-        let altitude = altitudeValid ? try row.number(c.altitude, isInvalid: Self.isMissing) : nil
+        let altitude = altitudeValid ? try row.number(c.altitude, within: ReadingDecoder.altitudes, "metres", isInvalid: Self.isMissing) : nil
         return Reading.Location(latitude: lat, longitude: lon, altitude: altitude, altitudeReference: .msl,
                                 horizontalAccuracy: horizontal, verticalAccuracy: altitudeValid ? vertical : nil)
     }
@@ -171,7 +180,8 @@ public struct SensorLogImporter: ImportedRecordSource {
             return nil
         }
         let frame = c.frame.map { String(row.text($0)) } ?? ""
-        let headingAccuracy = try row.number(c.headingAccuracy, isInvalid: Self.isInvalidOrNegative)
+        let headingAccuracy = try row.number(c.headingAccuracy, within: ReadingDecoder.angularAccuracies, "degrees",
+                                             isInvalid: Self.isInvalidOrNegative)
         let reference: Reading.HeadingReference
         switch frame.lowercased() {
         case "xtruenorthzvertical":

@@ -208,6 +208,7 @@ public struct SensorLoggerImporter: ImportedRecordSource {
 
         private func sample(_ row: CSVRow) throws(ImportError) -> Sample {
             let t = try row.required(time) / 1e9
+            _ = try row.date(unixSeconds: t, column: time)
             let attitude: DeviceAttitude
             if let q = quaternion {
                 let raw = Quaternion(x: try row.required(q.x), y: try row.required(q.y), z: try row.required(q.z), w: try row.required(q.w))
@@ -282,16 +283,20 @@ public struct SensorLoggerImporter: ImportedRecordSource {
 
         private func fix(_ row: CSVRow) throws(ImportError) -> Fix {
             let t = try row.required(time) / 1e9
+            _ = try row.date(unixSeconds: t, column: time)
             let (lat, lon) = try row.coordinate(latitude: latitude, longitude: longitude)
-            var altitude = try row.number(mslAltitude)
+            var altitude = try row.number(mslAltitude, within: ReadingDecoder.altitudes, "metres")
             var reference = Reading.AltitudeReference.msl
             if altitude == nil {
-                altitude = try row.number(ellipsoidAltitude)
+                altitude = try row.number(ellipsoidAltitude, within: ReadingDecoder.altitudes, "metres")
                 reference = .ellipsoid
             }
+            let accuracies = ReadingDecoder.locationAccuracies
             let location = Reading.Location(latitude: lat, longitude: lon, altitude: altitude, altitudeReference: reference,
-                                            horizontalAccuracy: try row.number(horizontalAccuracy, isInvalid: { $0 < 0 }),
-                                            verticalAccuracy: try row.number(verticalAccuracy, isInvalid: { $0 < 0 }))
+                                            horizontalAccuracy: try row.number(horizontalAccuracy, within: accuracies, "metres",
+                                                                               isInvalid: { $0 < 0 }),
+                                            verticalAccuracy: try row.number(verticalAccuracy, within: accuracies, "metres",
+                                                                             isInvalid: { $0 < 0 }))
             return Fix(time: t, location: location)
         }
     }

@@ -14,13 +14,24 @@
 /// let text = try Polyline.encode(path)   // the same string again
 /// ```
 ///
-/// Round trips: `decode(encode(x))` returns every coordinate of `x` within half a unit
-/// (0.5 × 10⁻ᵖ degree) plus a few ulps of the input; `encode(decode(s)) == s` for every string
-/// `decode` accepts, because the decoder accepts only the canonical encoding of each value.
+/// Coordinates are latitudes within ±90° and longitudes within ±180°: ``encode(_:precision:)``
+/// refuses anything else, and ``decode(_:precision:)`` refuses a string whose running sums leave
+/// that range, so that whatever one accepts the other accepts too.
+///
+/// Round trips, for `p` the precision's digits and `u` a coordinate in units:
+/// - `decode(encode(x))` returns every coordinate of `x` within half a unit (0.5 × 10⁻ᵖ
+///   degree) plus 3 ulps of `x`: the half unit is the format's rounding, the ulps the
+///   floating-point product and quotient.
+/// - `decode(s)` gives each coordinate as the `Double` nearest `u / 10ᵖ` while |u| ≤ 2⁵³
+///   (always through 13 digits), and within |x| · 2⁻⁵² of it beyond.
+/// - `encode(decode(s)) == s` for every accepted `s` (apart from redundant zero chunks, see
+///   ``decode(_:precision:)``) whenever every |u| < ``exactUnits`` = 2⁵¹: at every coordinate
+///   through 13 digits, within ±22.5° at 14 and ±2.25° at 15. Farther out at 14 and 15 digits a
+///   `Double` no longer holds every unit, and a value may come back off by up to
+///   1 + |u| · 2⁻⁵¹ units (at most 9 units at 14 digits, 81 at 15).
 public enum Polyline {
     /// One vertex of a polyline: WGS84 degrees, latitude positive north, longitude positive
-    /// east. The format does not check ranges, so any finite value that fits
-    /// ``Polyline/maximumUnits`` at the chosen precision is encodable.
+    /// east; encodable when the latitude is within ±90° and the longitude within ±180°.
     public struct Coordinate: Sendable, Hashable {
         /// Degrees, positive north.
         public var latitude: Double
@@ -33,12 +44,17 @@ public enum Polyline {
         }
     }
 
-    /// The largest magnitude, in units of 10⁻ᵖ degree, that a coordinate may have: 2⁵⁰.
+    /// Latitudes that encode and decode, degrees.
+    public static let latitudeRange: ClosedRange<Double> = -90...90
+    /// Longitudes that encode and decode, degrees.
+    public static let longitudeRange: ClosedRange<Double> = -180...180
+
+    /// Below this many units in magnitude, 2⁵¹, a coordinate survives `decode` then `encode`
+    /// exactly.
     ///
-    /// Why this bound: a `Double` holds every integer up to 2⁵³ exactly, and converting units to
-    /// degrees and back (`units / 10ᵖ`, then `× 10ᵖ`) errs by at most 2⁻⁵² of the magnitude,
-    /// which stays under a quarter unit below 2⁵⁰, so rounding always recovers the same integer.
-    /// That is what makes `encode(decode(s)) == s` exact. Every longitude in ±180° fits up to
-    /// precision 12 (180 × 10¹² ≈ 1.8 × 10¹⁴ < 2⁵⁰ ≈ 1.13 × 10¹⁵).
-    public static let maximumUnits: Int64 = 1 << 50
+    /// Why: a `Double` holds every integer up to 2⁵³, and converting units to degrees and back
+    /// (`u / 10ᵖ`, then `× 10ᵖ`, each rounded once) errs by at most |u| · 2⁻⁵², under half a unit
+    /// below 2⁵¹, so rounding recovers the same integer. ±180° is 1.8 × 10¹⁵ units at 13 digits,
+    /// below 2⁵¹ ≈ 2.25 × 10¹⁵: every coordinate round-trips exactly through 13 digits.
+    public static let exactUnits: Int64 = 1 << 51
 }

@@ -11,9 +11,9 @@ extension Polyline {
     /// Added to every chunk to land in printable ASCII: 63 is `?`.
     static let characterOffset: UInt8 = 63
 
-    /// Coordinates lie within ±2⁵⁰ units, so a difference lies within ±2⁵¹ and its zig-zag form
-    /// below 2⁵³: at most 11 chunks per value, 22 characters per coordinate.
-    static let maximumCharactersPerCoordinate = 22
+    /// Coordinates lie within ±180 × 10¹⁵ units (< 2⁵⁸), so a difference lies within ±2⁵⁹ and
+    /// its zig-zag form below 2⁶⁰: at most 12 chunks per value, 24 characters per coordinate.
+    static let maximumCharactersPerCoordinate = 24
 
     /// Chunks that fit a `UInt64` one per byte: values below 2⁴⁰.
     static let chunksPerWord = 8

@@ -8,7 +8,8 @@ extension Polyline {
     ///
     /// - Throws: ``PolylineError`` with the zero-based character offset of the first problem: a
     ///   character outside `?`…`~`, a value cut off by the end of the string, a latitude without
-    ///   a longitude, or a value beyond ±``maximumUnits`` units. Non-canonical values (a redundant
+    ///   a longitude, or a value that takes a latitude beyond ±90° or a longitude beyond ±180°
+    ///   (which ``encode(_:precision:)`` would refuse). Non-canonical values (a redundant
     ///   final zero chunk, which no encoder writes) are read as other decoders read them.
     public static func decode(
         _ encoded: String,
@@ -104,13 +105,15 @@ extension Polyline {
                 while offset < buffer.count {
                     let latitudeStart = offset
                     latitude = try accumulate(
-                        readDelta(buffer, &offset, checked: checked), onto: latitude, valueStart: latitudeStart)
+                        readDelta(buffer, &offset, checked: checked), onto: latitude,
+                        limit: precision.latitudeUnits, valueStart: latitudeStart)
                     guard offset < buffer.count else {
                         throw PolylineError(.missingLongitude, at: latitudeStart)
                     }
                     let longitudeStart = offset
                     longitude = try accumulate(
-                        readDelta(buffer, &offset, checked: checked), onto: longitude, valueStart: longitudeStart)
+                        readDelta(buffer, &offset, checked: checked), onto: longitude,
+                        limit: precision.longitudeUnits, valueStart: longitudeStart)
                     // Division, not multiplication by 10⁻ᵖ (inexact): the result is the Double
                     // nearest the stored decimal.
                     out[count] = Coordinate(latitude: Double(latitude) / scale, longitude: Double(longitude) / scale)
@@ -128,8 +131,8 @@ extension Polyline {
     private static let continuationChunk = UInt8(continuationBit)
     /// The largest chunk a character can carry: `~` (126) − 63.
     private static let largestChunk: UInt8 = 63
-    /// Shift of the 11th chunk, the last one a value within the range can need.
-    private static let largestChunkShift: UInt64 = 50
+    /// Shift of the 12th chunk, the last one a value within the range can need.
+    private static let largestChunkShift: UInt64 = 55
 
     /// Reads one zig-zag varint starting at `offset` and leaves `offset` just past it.
     @inline(__always)
@@ -191,12 +194,13 @@ extension Polyline {
         return UInt64(chunk)
     }
 
-    /// Adds a difference (below 2⁵⁵ in magnitude) to a running coordinate (within 2⁵⁰): no
-    /// overflow is possible, and the sum is checked against the range.
+    /// Adds a difference (below 2⁵⁹ in magnitude) to a running coordinate (within ±`limit`, at
+    /// most 180 × 10¹⁵ < 2⁵⁸): no overflow is possible, and the sum is checked against the limit.
     @inline(__always)
-    private static func accumulate(_ delta: Int64, onto running: Int64, valueStart: Int) throws(PolylineError) -> Int64 {
+    private static func accumulate(_ delta: Int64, onto running: Int64, limit: Int64,
+                                   valueStart: Int) throws(PolylineError) -> Int64 {
         let sum = running + delta
-        guard sum.magnitude <= UInt64(maximumUnits) else { throw PolylineError(.valueOutOfRange, at: valueStart) }
+        guard sum.magnitude <= UInt64(limit) else { throw PolylineError(.valueOutOfRange, at: valueStart) }
         return sum
     }
 }

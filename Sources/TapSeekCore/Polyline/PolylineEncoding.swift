@@ -6,8 +6,9 @@ extension Polyline {
     /// as Google's and the common open-source encoders do, so the string holds every coordinate
     /// to within half a unit (0.5 × 10⁻ᵈⁱᵍⁱᵗˢ degree). An empty array encodes as "".
     ///
-    /// - Throws: ``PolylineEncodingError`` naming the first coordinate that is NaN, infinite or
-    ///   beyond ±``maximumUnits`` units.
+    /// - Throws: ``PolylineEncodingError`` naming the first coordinate whose latitude is not
+    ///   within ``latitudeRange`` or whose longitude is not within ``longitudeRange`` (NaN and
+    ///   infinities included).
     public static func encode(
         _ coordinates: [Coordinate],
         precision: PolylinePrecision = .google
@@ -25,12 +26,12 @@ extension Polyline {
             var previousLatitude: Int64 = 0
             var previousLongitude: Int64 = 0
             for (index, coordinate) in coordinates.enumerated() {
-                guard let latitudeUnits = units(coordinate.latitude, scale: scale) else {
+                guard let latitudeUnits = units(coordinate.latitude, limit: 90, scale: scale) else {
                     failure = PolylineEncodingError(
                         index: index, field: .latitude, value: coordinate.latitude, precision: precision)
                     return ""
                 }
-                guard let longitudeUnits = units(coordinate.longitude, scale: scale) else {
+                guard let longitudeUnits = units(coordinate.longitude, limit: 180, scale: scale) else {
                     failure = PolylineEncodingError(
                         index: index, field: .longitude, value: coordinate.longitude, precision: precision)
                     return ""
@@ -49,30 +50,30 @@ extension Polyline {
         return text
     }
 
-    /// `degrees × scale` rounded half away from zero, or nil when that is NaN, infinite or beyond
-    /// ±``maximumUnits``. Rounds by truncating to an integer (one instruction) and looking at
-    /// the remainder, which is exact below 2⁵²; `rounded()` would be a libm call per value.
+    /// `degrees × scale` rounded half away from zero, or nil when `degrees` is NaN or beyond
+    /// ±`limit`. Rounds by truncating to an integer (one instruction) and looking at the
+    /// remainder, which is exact (a product of 2⁵² or more has no fraction); `rounded()` would
+    /// be a libm call per value. Within ±`limit` the product rounds to at most `limit × scale`
+    /// units, an integer that a `Double` holds exactly up to 15 digits, so the units stay in range.
     @inline(__always)
-    static func units(_ degrees: Double, scale: Double) -> Int64? {
+    static func units(_ degrees: Double, limit: Double, scale: Double) -> Int64? {
+        // NaN fails this comparison too; within ±180° × 10¹⁵ the conversion cannot trap.
+        guard degrees.magnitude <= limit else { return nil }
         let scaled = degrees * scale
-        // NaN fails this comparison too; below 2⁵¹ the conversion to Int64 cannot trap.
-        guard scaled.magnitude < Double(2 * maximumUnits) else { return nil }
         let truncated = Int64(scaled)
         let remainder = scaled - Double(truncated)
         // Two comparisons turned into 0 or 1, not branches: the remainders of real data are
         // random, and a mispredicted branch per value would cost more than the rest.
         let up: Int64 = remainder >= 0.5 ? 1 : 0
         let down: Int64 = remainder <= -0.5 ? 1 : 0
-        let rounded = truncated + up - down
-        guard rounded.magnitude <= UInt64(maximumUnits) else { return nil }
-        return rounded
+        return truncated + up - down
     }
 
     /// Writes one signed difference in zig-zag form (sign in the lowest bit, so small magnitudes
     /// of either sign stay short), least significant chunk first. Returns the new end index.
     ///
     /// Needs 8 writable bytes from `start`, which the worst-case sizing of `encode` leaves:
-    /// a value starts at most 11 × (values before it) bytes in, and 22 per coordinate are allocated.
+    /// a value starts at most 12 × (values before it) bytes in, and 24 per coordinate are allocated.
     @inline(__always)
     private static func writeValue(_ delta: Int64, into out: UnsafeMutableBufferPointer<UInt8>, at start: Int) -> Int {
         var zigzag = UInt64(bitPattern: (delta << 1) ^ (delta >> 63))

@@ -1,5 +1,5 @@
-/// Why ``Polyline/encode(_:precision:)`` could not write a coordinate: it is NaN or infinite,
-/// or at the chosen precision it is more than ``Polyline/maximumUnits`` units from zero.
+/// Why ``Polyline/encode(_:precision:)`` could not write a coordinate: its latitude is not
+/// within ±90° or its longitude not within ±180° (NaN and infinities included).
 public struct PolylineEncodingError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Which half of the coordinate failed.
     public enum Field: String, Sendable, Hashable {
@@ -22,9 +22,9 @@ public struct PolylineEncodingError: Error, Sendable, Hashable, CustomStringConv
         self.precision = precision
     }
 
+    /// `polyline: coordinate 3: latitude 430.0 is outside −90…90 degrees`.
     public var description: String {
-        let limit = Double(Polyline.maximumUnits) / precision.unitsPerDegree
-        return "polyline: coordinate \(index): \(field.rawValue) \(value) cannot be encoded at "
-            + "precision \(precision); it must be finite and within ±\(limit) degrees"
+        let range = field == .latitude ? "−90…90" : "−180…180"
+        return "polyline: coordinate \(index): \(field.rawValue) \(value) is outside \(range) degrees"
     }
 }

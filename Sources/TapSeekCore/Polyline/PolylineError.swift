@@ -13,8 +13,8 @@ public struct PolylineError: Error, Sendable, Hashable, CustomStringConvertible 
         case truncatedValue
         /// The string ends after a latitude (beginning at `offset`) with no longitude to pair it.
         case missingLongitude
-        /// The value beginning at `offset` takes the coordinate beyond ±``Polyline/maximumUnits``
-        /// units, where it could no longer round-trip through a `Double`.
+        /// The value beginning at `offset` takes the latitude beyond ±90° or the longitude beyond
+        /// ±180° (or is longer than any such value can be).
         case valueOutOfRange
     }
 
@@ -40,8 +40,8 @@ public struct PolylineError: Error, Sendable, Hashable, CustomStringConvertible 
         case .missingLongitude:
             return "polyline: the latitude at offset \(offset) has no longitude after it"
         case .valueOutOfRange:
-            return "polyline: the value at offset \(offset) puts the coordinate beyond "
-                + "±2^50 units, more than a Double round-trips"
+            return "polyline: the value at offset \(offset) takes the coordinate beyond "
+                + "±90° latitude or ±180° longitude"
         }
     }
 }

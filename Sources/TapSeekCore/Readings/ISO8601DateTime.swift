@@ -17,7 +17,8 @@ public enum ISO8601DateTime {
         return copy.withUTF8 { parse(utf8: $0) }
     }
 
-    /// The instant named by UTF-8 text, or nil if it is not an ISO 8601 date-time with a zone.
+    /// The instant named by UTF-8 text, or nil if it is not an ISO 8601 date-time with a zone,
+    /// or names an instant outside the UTC years 0000–9999 that ``format(_:)`` writes.
     public static func parse(utf8 s: UnsafeBufferPointer<UInt8>) -> Date? {
         var i = 0
         func number(_ width: Int) -> Int? {
@@ -83,8 +84,17 @@ public enum ISO8601DateTime {
 
         let days = UTCCalendar.daysSinceUnixEpoch(year: year, month: month, day: day)
         let local = Double(days) * UTCCalendar.secondsPerDay + Double(hour * 3600 + minute * 60) + seconds
-        return Date(timeIntervalSince1970: local - Double(offsetMinutes * 60))
+        let instant = local - Double(offsetMinutes * 60)
+        // A zone offset can carry 0000-01-01 or 9999-12-31 out of the years `format` writes.
+        guard writableSeconds.contains(instant) else { return nil }
+        return Date(timeIntervalSince1970: instant)
     }
+
+    /// Seconds since 1970 of the instants ``format(_:)`` can write: 0000-01-01T00:00:00Z up to
+    /// 9999-12-31T23:59:59.999Z. ``parse(utf8:)`` and the importers refuse times outside.
+    public static let writableSeconds: ClosedRange<Double> =
+        Double(UTCCalendar.daysSinceUnixEpoch(year: 0, month: 1, day: 1)) * UTCCalendar.secondsPerDay
+        ... Double(UTCCalendar.daysSinceUnixEpoch(year: 10_000, month: 1, day: 1)) * UTCCalendar.secondsPerDay - 0.001
 
     /// `date` as `YYYY-MM-DDThh:mm:ssZ` in UTC, with milliseconds (`.sssZ`) when it is not a
     /// whole second. Rounds to the millisecond; years 0000–9999.

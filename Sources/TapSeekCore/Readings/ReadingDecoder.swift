@@ -49,6 +49,10 @@ public struct ReadingDecoder: Sendable {
 
     /// Altitudes a reading may give, metres: the Dead Sea shore to a stratospheric balloon.
     static let altitudes: ClosedRange<Double> = -1000...50_000
+    /// Horizontal and vertical accuracies a reading may give, metres.
+    static let locationAccuracies: ClosedRange<Double> = 0...100_000
+    /// Heading, pitch and roll accuracies a reading may give, degrees.
+    static let angularAccuracies: ClosedRange<Double> = 0...180
 
     /// A decoder; by default a reading must have an orientation.
     public init(requiresOrientation: Bool = true) {
@@ -260,10 +264,10 @@ private struct Parts {
             }
         } else if JSONScanner.key(key, is: "horizontalAccuracy") {
             try once(.horizontalAccuracy, "location.horizontalAccuracy")
-            horizontalAccuracy = try Self.readNumber(&s, "location.horizontalAccuracy", within: 0...100_000, "0…100000 metres")?.value
+            horizontalAccuracy = try Self.readNumber(&s, "location.horizontalAccuracy", within: ReadingDecoder.locationAccuracies, "0…100000 metres")?.value
         } else if JSONScanner.key(key, is: "verticalAccuracy") {
             try once(.verticalAccuracy, "location.verticalAccuracy")
-            verticalAccuracy = try Self.readNumber(&s, "location.verticalAccuracy", within: 0...100_000, "0…100000 metres")?.value
+            verticalAccuracy = try Self.readNumber(&s, "location.verticalAccuracy", within: ReadingDecoder.locationAccuracies, "0…100000 metres")?.value
         } else if JSONScanner.key(key, is: "eyeHeight") {
             try once(.eyeHeight, "location.eyeHeight")
             if let e = try Self.readNumber(&s, "location.eyeHeight", within: 0...10_000, "0…10000 metres")?.value { eyeHeight = e }
@@ -289,13 +293,13 @@ private struct Parts {
             }
         } else if JSONScanner.key(key, is: "headingAccuracy") {
             try once(.headingAccuracy, "orientation.headingAccuracy")
-            headingAccuracy = try Self.readNumber(&s, "orientation.headingAccuracy", within: 0...180, "0…180 degrees")?.value
+            headingAccuracy = try Self.readNumber(&s, "orientation.headingAccuracy", within: ReadingDecoder.angularAccuracies, "0…180 degrees")?.value
         } else if JSONScanner.key(key, is: "pitchAccuracy") {
             try once(.pitchAccuracy, "orientation.pitchAccuracy")
-            pitchAccuracy = try Self.readNumber(&s, "orientation.pitchAccuracy", within: 0...180, "0…180 degrees")?.value
+            pitchAccuracy = try Self.readNumber(&s, "orientation.pitchAccuracy", within: ReadingDecoder.angularAccuracies, "0…180 degrees")?.value
         } else if JSONScanner.key(key, is: "rollAccuracy") {
             try once(.rollAccuracy, "orientation.rollAccuracy")
-            rollAccuracy = try Self.readNumber(&s, "orientation.rollAccuracy", within: 0...180, "0…180 degrees")?.value
+            rollAccuracy = try Self.readNumber(&s, "orientation.rollAccuracy", within: ReadingDecoder.angularAccuracies, "0…180 degrees")?.value
         } else {
             try unknown(&s, key, in: "orientation")
         }

@@ -148,7 +148,7 @@ import Testing
             var file: [UInt8] = Array("TSGEOIDX".utf8)
             func append<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { file += $0 } }
             func append(_ v: Float) { append(v.bitPattern) }
-            append(UInt32(1))
+            append(IndexSections.formatVersion)
             append(UInt32(2))
             for (tag, offset, length) in [("PLACEKD", 64, 48), ("PLACE", 112, 24)] {
                 file += Array(tag.utf8) + [UInt8](repeating: 0, count: 8 - tag.utf8.count)

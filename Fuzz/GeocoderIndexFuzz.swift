@@ -9,14 +9,15 @@
 //   its section's bytes over all the cells. An index that loads is then asked for the placemark
 //   of a few fixed points and of one point taken from the input.
 //
-// Checks: loading and look-ups never trap, however damaged the index; names come back from the
-// index's string table.
+// Checks: loading and look-ups never trap, however damaged the index (time-zone layers, claims
+// and overrides included); names come back from the index's string table.
 
 import Foundation
 @testable import TapSeekCore
 
 private let tags = ["META", "STRINGS", "COUNTRY", "REGION", "PLACEKD", "PLACE",
-                    "CGRD", "CNOD", "CLEF", "RGRD", "RNOD", "RLEF"]
+                    "CGRD", "CNOD", "CLEF", "RGRD", "RNOD", "RLEF",
+                    "ZONE", "Z0GRD", "Z0NOD", "Z0LEF", "Z1GRD", "Z1NOD", "Z1LEF"]
 private let gridBytes = 4 * PolygonLayer.columns * PolygonLayer.rows
 
 @_cdecl("LLVMFuzzerTestOneInput")
@@ -42,6 +43,8 @@ public func geocoderIndexFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -
             index.withUTF8(reference) { names in
                 _ = names.country.map { String(decoding: $0, as: UTF8.self) }
                 _ = names.locality.map { String(decoding: $0, as: UTF8.self) }
+                _ = names.timeZone.map { String(decoding: $0, as: UTF8.self) }
+                _ = names.alsoClaimedBy.map { String(decoding: $0, as: UTF8.self) }
             }
         }
         let code = try? index.isoCountryCode(latitude: latitude, longitude: longitude)

@@ -162,7 +162,7 @@ PY
             python3 - "$dir/tiny-index" <<'PY'
 import json, math, struct, sys
 def u32(*v): return struct.pack("<%dI" % len(v), *v)
-strings = [s.encode() for s in ("Switzerland", "Bern", "Thun", "Interlaken", "Frutigen")]
+strings = [s.encode() for s in ("Switzerland", "Bern", "Thun", "Interlaken", "Frutigen", "Europe/Zurich")]
 offsets, at = [], 0
 for s in strings:
     offsets.append(at); at += len(s)
@@ -177,7 +177,7 @@ run = u32(3, 0) + struct.pack("<6f", 7.5, 46.5, 7.75, 46.75, 8.0, 46.5)
 candidate = u32(0 | 1 << 16, 1) + run
 leaf = u32(1 | 0xFFFF << 16, 8 + len(candidate)) + candidate
 sections = [
-    json.dumps({"placeBucket": 2, "openSeaMarginMetres": 20000}).encode(),
+    json.dumps({"placeBucket": 2, "openSeaMarginMetres": 20000, "zoneLayers": 2}).encode(),
     u32(len(strings)) + u32(*offsets) + b"".join(strings),
     u32(1) + b"CH\0\0" + u32(0, 0, len(places)),
     u32(1) + struct.pack("<IHH", 1, 0, 0),
@@ -189,6 +189,15 @@ sections = [
     u32(3 << 30, 1 << 30),                      # RGRD
     b"",                                        # RNOD
     leaf,                                       # RLEF
+    # ZONE: a zone of country 0, and an override of it in the second layer (name, country,
+    # rank, base, layer).
+    u32(2) + struct.pack("<IHHHH", 5, 0, 1, 0xFFFF, 0) + struct.pack("<IHHHH", 5, 0, 0, 0, 1),
+    u32(1 << 30, 2 << 30, 3 << 30, 1),          # Z0GRD
+    u32(3 << 30, 1 << 30, 0, 3 << 30),          # Z0NOD
+    leaf,                                       # Z0LEF
+    u32(0, 3 << 30 | 0, 1 << 30 | 1),           # Z1GRD: empty, leaf, the override
+    b"",                                        # Z1NOD
+    leaf.replace(u32(0 | 1 << 16, 1), u32(1 | 1 << 16, 1)),  # Z1LEF: the override's leaf
 ]
 with open(sys.argv[1], "wb") as f:
     f.write(b"\x01" + b"".join(struct.pack("<H", len(s)) + s for s in sections))

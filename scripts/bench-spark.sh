@@ -3,6 +3,7 @@
 # same inputs, on this machine's 2 cores (release build; run it on an otherwise idle machine).
 #
 #   scripts/bench-spark.sh [MIXED_COUNTS…]     # default: 100000 1000000
+#   MASTERS='local[1] local[2]' scripts/bench-spark.sh 1000000     # also how it scales with cores
 #
 # Inputs (in /tmp, never in the repository): `generate-batch-log.py mixed` logs of each count
 # (short sightlines, readings outside the DEM, location-only records, a broken line in 97), and
@@ -33,14 +34,17 @@ measure() {   # NAME INPUT [BATCH OPTIONS…]
     start=$(now)
     "$tapseek" batch "$input" --dem "$work/dem" --jobs 2 "$@" > "$input.plain" 2>/dev/null
     plain=$(calc "$(now) - $start" .2f)
-    rm -rf "$input.out"
-    start=$(now)
-    "$python" scripts/spark_batch.py "$input" "$input.out" --dem "$work/dem" --tapseek "$tapseek" \
-        --master 'local[2]' -- "$@" 2>/dev/null
-    spark=$(calc "$(now) - $start" .2f)
-    cat "$input.out"/part-* | cmp -s - "$input.plain" || echo "bench-spark: $name: outputs differ" >&2
-    echo "$name: $n readings; plain --jobs 2 $plain s ($(calc "$n / $plain" .0f)/s);" \
-         "spark local[2] $spark s ($(calc "$n / $spark" .0f)/s); overhead $(calc "($spark - $plain) * 100 / $plain" +.0f) %"
+    echo "$name: $n readings; plain --jobs 2: $plain s ($(calc "$n / $plain" .0f)/s)"
+    for master in ${MASTERS:-local[2]}; do
+        rm -rf "$input.out"
+        start=$(now)
+        "$python" scripts/spark_batch.py "$input" "$input.out" --dem "$work/dem" --tapseek "$tapseek" \
+            --master "$master" -- "$@" 2>/dev/null
+        spark=$(calc "$(now) - $start" .2f)
+        cat "$input.out"/part-* | cmp -s - "$input.plain" || echo "bench-spark: $name: outputs differ" >&2
+        echo "$name: $n readings; spark $master: $spark s ($(calc "$n / $spark" .0f)/s);" \
+             "time over plain: $(calc "($spark - $plain) * 100 / $plain" +.0f) %"
+    done
 }
 
 for count in "${counts[@]}"; do

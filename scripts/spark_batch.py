@@ -531,12 +531,16 @@ def run(spark, args, batch):
     offsets_frame = spark.createDataFrame(offsets, "file string, start long, first long, offset long")
     candidate_test = F.instr(F.col("value"), '"skyline"') > 0
     candidate_test = candidate_test | (F.instr(F.col("value"), '"landmarks"') > 0)
+    # The observer's 1-degree cell, parsed once in the JVM: only a hint for partitioning (null for
+    # a broken line), so it never changes a result.
+    place = F.from_json("value", "location struct<latitude: double, longitude: double>").alias("place")
     lines = (scanned.join(F.broadcast(offsets_frame), ["file", "start"])
+             .select("*", place)
              .select((F.col("offset") + F.col("row") - F.col("first") + 1).alias("line"),
                      F.col("value").cast("binary").alias("raw"),
                      candidate_test.alias("candidate"),
-                     F.floor(F.get_json_object("value", "$.location.latitude").cast("double")).alias("tile_lat"),
-                     F.floor(F.get_json_object("value", "$.location.longitude").cast("double")).alias("tile_lon")))
+                     F.floor(F.col("place.location.latitude")).alias("tile_lat"),
+                     F.floor(F.col("place.location.longitude")).alias("tile_lon")))
     check_head([r["raw"] for r in lines.filter(F.col("line") <= DETECTION_LINES).orderBy("line").collect()],
                args.input)
 

@@ -465,8 +465,10 @@ def check_head(head, name):
 
 
 def resources(spark, args):
-    """The paths the executors use: absolute when the file is on the driver (shared path),
-    bare names when shipped (by --ship here, or by spark-submit)."""
+    """The paths the executors use: an absolute path as given (a shared path); a relative one
+    with a directory made absolute on the driver; a bare name as given (a file shipped by
+    spark-submit --files/--archives, looked up on each executor); with --ship, the driver's
+    file shipped with SparkContext.addFile and named by its base name."""
     here = os.path.dirname(os.path.abspath(__file__))
     tapseek = args.tapseek
     if tapseek is None:
@@ -477,13 +479,15 @@ def resources(spark, args):
     for key, path in chosen.items():
         if path is None:
             continue
-        if os.path.exists(path):
+        if args.ship:
+            if not os.path.exists(path):
+                raise Failure(f"--ship: {path} is not on the driver")
             path = os.path.abspath(path)
-            if args.ship:
-                spark.sparkContext.addFile(path, recursive=os.path.isdir(path))
-                path = os.path.basename(path)
-        elif args.ship:
-            raise Failure(f"--ship: {path} is not on the driver")
+            spark.sparkContext.addFile(path, recursive=os.path.isdir(path))
+            path = os.path.basename(path)
+        elif not os.path.isabs(path) and os.sep in path and os.path.exists(path):
+            path = os.path.abspath(path)   # a path of this checkout: the same on every local executor
+        # A bare name stays one: the executors look it up among the shipped files.
         chosen[key] = path
     return chosen
 
@@ -514,23 +518,30 @@ def run(spark, args, batch):
         for warning in warnings:
             print(f"spark_batch: {host}: {warning}", file=sys.stderr)
 
-    # 2. Number the lines: file by file in name order, split by split, row by row.
-    text = spark.read.option("lineSep", "\n").text(args.input)
-    scanned = text.select(F.col("value"),
-                          F.col("_metadata.file_path").alias("file"),
-                          F.col("_metadata.file_block_start").alias("start"),
-                          F.monotonically_increasing_id().alias("row"))
-    splits = sorted(scanned.groupBy("file", "start").agg(F.count("*").alias("n"), F.min("row").alias("first"))
+    # 2. Number the lines: file by file in name order, split by split, row by row. One pass
+    #    counts the lines of every split and finds the lines that may calibrate (those that
+    #    mention "skyline" or "landmarks", as tapseek's own carry looks for them).
+    reader = spark.read.option("lineSep", "\n")
+    candidate_test = F.instr(F.col("value"), '"skyline"') > 0
+    candidate_test = candidate_test | (F.instr(F.col("value"), '"landmarks"') > 0)
+    scanned = reader.text(args.input).select(
+        F.col("value"), F.col("_metadata.file_path").alias("file"), F.col("_metadata.file_block_start").alias("start"),
+        F.monotonically_increasing_id().alias("row"), candidate_test.alias("candidate"))
+    splits = sorted(scanned.groupBy("file", "start")
+                    .agg(F.count("*").alias("n"), F.min("row").alias("first"),
+                         F.collect_list(F.when(F.col("candidate"), F.col("row"))).alias("candidates"))
                     .collect(), key=lambda s: (s["file"], s["start"]))
-    offsets, total = [], 0
+    offsets, candidates, total = [], [], 0
     for s in splits:
         offsets.append((s["file"], s["start"], s["first"], total))
+        candidates += [total + row - s["first"] + 1 for row in s["candidates"]]
         total += s["n"]
     if total == 0:
         raise Failure(f"{args.input} has no lines")
+    candidates.sort()
+    check_head([r[0] for r in reader.text(splits[0]["file"]).select(F.col("value").cast("binary"))
+                .limit(DETECTION_LINES).collect()], args.input)
     offsets_frame = spark.createDataFrame(offsets, "file string, start long, first long, offset long")
-    candidate_test = F.instr(F.col("value"), '"skyline"') > 0
-    candidate_test = candidate_test | (F.instr(F.col("value"), '"landmarks"') > 0)
     # The observer's 1-degree cell, parsed once in the JVM: only a hint for partitioning (null for
     # a broken line), so it never changes a result.
     place = F.from_json("value", "location struct<latitude: double, longitude: double>").alias("place")
@@ -538,11 +549,9 @@ def run(spark, args, batch):
              .select("*", place)
              .select((F.col("offset") + F.col("row") - F.col("first") + 1).alias("line"),
                      F.col("value").cast("binary").alias("raw"),
-                     candidate_test.alias("candidate"),
+                     F.col("candidate"),
                      F.floor(F.col("place.location.latitude")).alias("tile_lat"),
                      F.floor(F.col("place.location.longitude")).alias("tile_lon")))
-    check_head([r["raw"] for r in lines.filter(F.col("line") <= DETECTION_LINES).orderBy("line").collect()],
-               args.input)
 
     partitions = args.partitions or max(2 * width, -(-total // 2_000_000))
     json_settings = dict(settings, options=settings["options"] + (["--output", "json"] if batch.geojson else []))
@@ -551,7 +560,6 @@ def run(spark, args, batch):
     #    ordered process, with a probe wherever the log went on with other lines.
     carry, carried_results = None, None
     if batch.carry:
-        candidates = [r["line"] for r in lines.filter("candidate").select("line").orderBy("line").collect()]
         if candidates:
             # Broadcasts hold plain values: the executors rebuild the helpers from them.
             followed = sc.broadcast((candidates, total))

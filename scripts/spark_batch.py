@@ -431,6 +431,28 @@ def start_spark(master, log_level="FATAL"):
             .getOrCreate())
 
 
+def line_partitioning(spark, n, total):
+    """A column that `repartition(n, column)` sends to partition i for the lines of the i-th
+    n-quantile of 1…total, or None. Spark's hash partitioning takes pmod(hash(key), n) with the
+    Murmur3 hash of SQL's hash(): for each i a long key k_i with pmod(hash(k_i), n) = i is found
+    with hash(), and the whole mapping is checked on the first line of every quantile with
+    spark_partition_id() before it is trusted."""
+    from pyspark.sql import functions as F
+    found = {}
+    for r in (spark.range(0, 64 * n).select(F.expr(f"pmod(hash(id), {n})").alias("p"), "id")
+              .groupBy("p").agg(F.min("id")).collect()):
+        found[r[0]] = r[1]
+    if len(found) < n:
+        return None
+    quantile = F.floor((F.col("line") - 1) * n / total).cast("int")
+    key = F.element_at(F.array(*[F.lit(found[i]).cast("long") for i in range(n)]), quantile + 1)
+    firsts = sorted(set(min(total, 1 + -(-i * total // n)) for i in range(n)))
+    placed = (spark.createDataFrame([(line,) for line in firsts], "line long")
+              .select(quantile.alias("q"), key.alias("key")).repartition(n, "key")
+              .select("q", F.spark_partition_id().alias("p")).collect())
+    return key if len(placed) == len(firsts) and all(r["q"] == r["p"] for r in placed) else None
+
+
 def failure_message(error):
     text = str(error)
     found = re.search(r"TapseekFailure: (.+)", text)
@@ -585,17 +607,24 @@ def run(spark, args, batch):
                .mapInArrow(locate_partition(settings, carry), OUTPUT_SCHEMA))
     if carried_results is not None:
         located = located.unionByName(carried_results)
-    results = located.select("line", "result").persist()
 
-    # 5. Back in line order, written as part files.
-    try:
-        (results.repartitionByRange(partitions, "line").sortWithinPartitions("line")
+    # 5. Back in line order, written as part files: partition i takes the i-th P-quantile of the
+    #    lines 1…total (known, so nothing is sampled and the results are computed once).
+    key = line_partitioning(spark, partitions, total)
+    if key is None:   # this Spark hashes otherwise: sample the results' lines instead
+        results = located.select("line", "result").persist()
+        try:
+            (results.repartitionByRange(partitions, "line").sortWithinPartitions("line")
+             .select(F.col("result").cast("string").alias("value")).write.text(args.outdir))
+        finally:
+            results.unpersist()
+    else:
+        (located.select("line", "result").repartition(partitions, key).sortWithinPartitions("line")
          .select(F.col("result").cast("string").alias("value")).write.text(args.outdir))
-        written = results.count()
-    finally:
-        results.unpersist()
-    if written != total:
-        raise Failure(f"{written} results for {total} lines: the output is incomplete")
+    if not batch.geojson:
+        written = spark.read.text(args.outdir).count()
+        if written != total:
+            raise Failure(f"{written} results for {total} lines: the output is incomplete")
     seconds = time.monotonic() - started
     print(f"spark_batch: {total} lines in {seconds:.1f} s ({total / seconds:.0f}/s) over {partitions} partitions "
           f"→ {args.outdir}", file=sys.stderr)

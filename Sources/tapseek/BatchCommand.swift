@@ -36,6 +36,9 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(name: .customLong("min-move"), parsing: .unconditional, help: "Keep a reading only after a move of this many metres from the last one kept (or --every).")
     var minMove: Double?
 
+    @Flag(help: "JSON Lines whose every line is its line number, a tab and the reading (N<TAB>{…}): results and messages name line N. For tools that split a log over many processes and merge the results (scripts/spark_batch.py).")
+    var numbered = false
+
     @Flag(inversion: .prefixedNo, help: "Carry the calibration of a reading with skyline or landmarks over to the readings after it, until the next such reading.")
     var carryCalibration = true
 
@@ -45,6 +48,9 @@ struct BatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        if numbered, ![.auto, .jsonl, .geojson].contains(format) {
+            throw ValidationError("--numbered reads JSON Lines only, not --format \(format.rawValue)")
+        }
         do throws(ImportError) {
             _ = try thinning.validated()
         } catch {
@@ -56,7 +62,7 @@ struct BatchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let geoJSON = output == .geojson || format == .geojson
-        var input = try BatchInput(path: file, format: format == .geojson ? .auto : format, thinning: thinning)
+        var input = try BatchInput(path: file, format: format == .geojson ? .auto : format, thinning: thinning, numbered: numbered)
         let batch = BatchLocator(locator: try options.locator(recordsProfile: geoJSON), jobs: jobs, uncertainty: sampling.settings)
         let decoder = BatchInput.decoder
         var carry = carryCalibration ? CalibrationCarry(locator: batch.locator) : nil

@@ -20,15 +20,20 @@ struct BatchInput {
     /// The last reading kept by `thinning` in JSON Lines.
     private var lastKept: Thinning.Mark?
     private var ended = false
+    /// Lines arrive as `N<TAB>reading` (`--numbered`, see ``NumberedLine``).
+    private let numbered: Bool
 
     /// How batch decodes JSON Lines: readings without `orientation` are location-only records.
     static let decoder = ReadingDecoder(requiresOrientation: false)
 
-    /// Opens `path` (`-` for stdin) as `format`, recognising it when `auto`.
+    /// Opens `path` (`-` for stdin) as `format`, recognising it when `auto`; `numbered` input is
+    /// JSON Lines of `N<TAB>reading` lines, never recognised as anything else.
     /// - Throws: ``InputError`` (exit status 1) when the input cannot be opened or recognised.
-    init(path: String, format requested: BatchFormat, thinning: Thinning) throws {
+    init(path: String, format requested: BatchFormat, thinning: Thinning, numbered: Bool = false) throws {
         let thinning: Thinning? = thinning.keepsAll ? nil : thinning
         self.thinning = thinning
+        self.numbered = numbered
+        let lineLimit = numbered ? NumberedLine.maximumLength : BatchRecord.maximumLineLength
         do throws(ImportError) {
             // Stdin, and paths that cannot be read twice (a FIFO, `<(cat log)`, /dev/stdin), are
             // read once: the format is recognised from lines the reader then hands out again.
@@ -40,9 +45,10 @@ struct BatchInput {
                 } else {
                     do { source = try FileByteSource(path: path) } catch { throw ImportError(.unreadable, error.message) }
                 }
-                var lines = LineReader(source: source, maximumLineLength: BatchRecord.maximumLineLength)
+                var lines = LineReader(source: source, maximumLineLength: lineLimit)
+                lines.dropsCarriageReturn = !numbered
                 var format = requested.logFormat ?? .jsonl
-                if requested == .auto { format = try LogFormat.detect(&lines) }
+                if requested == .auto, !numbered { format = try LogFormat.detect(&lines) }
                 self.format = format
                 if format == .jsonl {
                     totalBytes = path == "-" ? Self.regularFileSize(descriptor: STDIN_FILENO) : nil
@@ -57,13 +63,14 @@ struct BatchInput {
                 throw ImportError(.unreadable, "\(path): no such file or directory")
             }
             var format = requested.logFormat ?? .jsonl
-            if requested == .auto { format = try LogFormat.detect(path: path) }
+            if requested == .auto, !numbered { format = try LogFormat.detect(path: path) }
             self.format = format
             if format == .jsonl {
-                let lines: LineReader
-                do { lines = try LineReader(path: path, maximumLineLength: BatchRecord.maximumLineLength) } catch {
+                var lines: LineReader
+                do { lines = try LineReader(path: path, maximumLineLength: lineLimit) } catch {
                     throw ImportError(.unreadable, error.message)
                 }
+                lines.dropsCarriageReturn = !numbered
                 let attributes = try? FileManager.default.attributesOfItem(atPath: path)
                 totalBytes = attributes?[.type] as? FileAttributeType == .typeRegular ? (attributes?[.size] as? Int) : nil
                 self.lines = lines
@@ -84,7 +91,7 @@ struct BatchInput {
     mutating func nextChunk(maximumRecords: Int) throws -> BatchChunk? {
         guard !ended else { return nil }
         do throws(ImportError) {
-            if lines != nil, records == nil, single == nil, try Self.isPrettyPrinted(&lines!) {
+            if lines != nil, records == nil, single == nil, !numbered, try Self.isPrettyPrinted(&lines!) {
                 single = try Self.wholeInput(&lines!)
                 ended = true
                 return .lines([single!], carried: [])
@@ -154,7 +161,10 @@ struct BatchInput {
     }
 
     private mutating func nextLine() throws(ImportError) -> Line? {
-        do { return try lines!.next() } catch { throw ImportError(.unreadable, error.message) }
+        let line: Line?
+        do { line = try lines!.next() } catch { throw ImportError(.unreadable, error.message) }
+        guard numbered, let line else { return line }
+        return try NumberedLine.split(line)
     }
 
     private static func thinned(_ records: some ImportedRecordSource, _ thinning: Thinning?) -> any ImportedRecordSource {

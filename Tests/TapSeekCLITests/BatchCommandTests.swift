@@ -198,6 +198,65 @@ struct BatchCommandTests {
         #expect(r.stdout.isEmpty)
     }
 
+    // MARK: --numbered
+
+    /// The lines of `bytes` as a plain file's reader splits them: at `\n`, a last line without one
+    /// kept, a final `\n` opening no empty line.
+    func rawLines(_ bytes: [UInt8]) -> [[UInt8]] {
+        var lines = bytes.split(separator: 0x0A, omittingEmptySubsequences: false).map(Array.init)
+        if lines.last == [] { lines.removeLast() }
+        return lines
+    }
+
+    /// Lines sent as `N<TAB>line` in any order and any grouping give, line for line, what plain
+    /// batch gives for the whole file: the same numbers in results and messages, a byte-order mark
+    /// dropped from line 1 only, a CR before the newline dropped, a 10 MiB line's length counted
+    /// as in the file, and a lone `{` read as a broken line, not as a pretty-printed reading.
+    @Test func numberedLinesAreAnsweredAsPlainBatchAnswersTheWholeFile() throws {
+        var bytes: [UInt8] = [0xEF, 0xBB, 0xBF] + Array((Self.eiger + "\n").utf8)           // 1: BOM
+        bytes += Array("{\n".utf8)                                                          // 2: a lone {
+        bytes += Array((Self.ground + "\r\n").utf8)                                          // 3: CRLF
+        bytes += Array(#"{"id":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8) + [0x0A]        // 4: invalid UTF-8
+        bytes += [0x0A]                                                                      // 5: empty
+        bytes += Array(#"{"id":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 10 << 20)
+            + Array(#"","location":{"latitude":46.6,"longitude":8}}"#.utf8) + [0x0D, 0x0A]    // 6: 10 MiB, CRLF
+        bytes += Array((Self.locationOnly + "\n").utf8)                                      // 7
+        bytes += Array((Self.outside + "\n").utf8)                                           // 8
+        bytes += Array(Self.ground.utf8)                                                     // 9: no final newline
+        let file = try write(bytes, named: "whole.jsonl")
+        defer { try? FileManager.default.removeItem(at: file.deletingLastPathComponent()) }
+        let plain = try CLIRunner.run(["batch", file.path, "--format", "jsonl"] + dem)
+        #expect(plain.status == 0, "\(plain.stderr)")
+        let expected = lines(plain.stdout)
+        try #require(expected.count == 9)
+
+        // Two parts, each in its own order, as two processes of a split log get them.
+        let raw = rawLines(bytes)
+        for part in [[9, 1, 5, 3, 7], [2, 8, 4, 6]] {
+            var input: [UInt8] = []
+            for n in part { input += Array("\(n)\t".utf8) + raw[n - 1] + [0x0A] }
+            let r = try CLIRunner.run(["batch", "--numbered"] + dem, stdinData: Data(input))
+            #expect(r.status == 0, "\(r.stderr)")
+            let got = lines(r.stdout)
+            try #require(got.count == part.count, "\(r.stdout)")
+            for (n, line) in zip(part, got) {
+                #expect(line == expected[n - 1], "line \(n): \(line.prefix(300)) ≠ \(expected[n - 1].prefix(300))")
+            }
+        }
+    }
+
+    @Test func numberedLineWithoutItsNumberStopsTheRun() throws {
+        let r = try CLIRunner.run(["batch", "--numbered"] + dem, stdin: "3\t\(Self.ground)\n\(Self.ground)\n")
+        #expect(r.status == 1, "\(r.stderr)")
+        #expect(r.stderr.contains("line 2: no line number"), "\(r.stderr)")
+    }
+
+    @Test func numberedTakesJSONLinesOnly() throws {
+        let r = try CLIRunner.run(["batch", "--numbered", "--format", "sensorlog"] + dem, stdin: "1\t\(Self.ground)\n")
+        #expect(r.status == 2, "\(r.stderr)")
+        #expect(r.stdout.isEmpty)
+    }
+
     /// `--min-move` on JSON Lines keeps the first reading at a place and drops the repeats, but
     /// keeps every broken line's error record.
     @Test func minMoveThinsJSONLinesButKeepsErrorRecords() throws {

@@ -161,6 +161,9 @@ public struct LineReader {
     public let chunkSize: Int
     /// Longest line kept, in bytes before the terminator; longer lines become `.tooLong`.
     public let maximumLineLength: Int
+    /// Whether one `\r` before the `\n` is dropped (CRLF files); a caller that cuts each line
+    /// further and must count its bytes as they were keeps it (`tapseek batch --numbered`).
+    public var dropsCarriageReturn = true
 
     private var source: any ByteSource
     /// Unconsumed bytes are `buffer[start...]`; no newline occurs in `buffer[start..<scanned]`.
@@ -261,7 +264,7 @@ public struct LineReader {
         }
         var from = start, to = end
         if to - from > maximumLineLength { return numbered(.tooLong(byteCount: to - from)) }
-        if to > from, buffer[to - 1] == Self.carriageReturn { to -= 1 }
+        if dropsCarriageReturn, to > from, buffer[to - 1] == Self.carriageReturn { to -= 1 }
         if linesRead == 0, to - from >= 3, buffer[from] == Self.byteOrderMark[0],
            buffer[from + 1] == Self.byteOrderMark[1], buffer[from + 2] == Self.byteOrderMark[2] {
             from += 3

@@ -167,4 +167,35 @@ import Testing
             #expect(hit != nil, "axis \(axis)")
         }
     }
+
+    /// Geocoder index target (a timeout): a node table whose node is its own child unfolded, in
+    /// the nearest-border search near a pole (every column searched), into 4^24 cells per top
+    /// cell. The search now visits at most as many nodes as the table holds.
+    @Test func geocoderNearestSearchOverACyclicNodeTableEnds() throws {
+        let gridBytes = 4 * PolygonLayer.columns * PolygonLayer.rows
+        var file: [UInt8] = Array("TSGEOIDX".utf8)
+        func append<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { file += $0 } }
+        append(UInt32(1))
+        append(UInt32(3))
+        let gridOffset = 96
+        for (tag, offset, length) in [("CGRD", gridOffset, gridBytes), ("CNOD", gridOffset + gridBytes, 16),
+                                      ("CLEF", gridOffset + gridBytes + 16, 8)] {
+            file += Array(tag.utf8) + [UInt8](repeating: 0, count: 8 - tag.utf8.count)
+            append(UInt64(offset))
+            append(UInt64(length))
+        }
+        file += [UInt8](repeating: 0, count: gridOffset - file.count)
+        let node0 = PolygonLayer.tagNode << 30
+        for _ in 0..<(PolygonLayer.columns * PolygonLayer.rows + 4) { append(node0) }   // every cell, and node 0's children
+        file += [UInt8](repeating: 0, count: 8)
+        let found = try file.withUnsafeBytes { raw in
+            let layer = try PolygonLayer(sections: IndexSections(raw), prefix: "C", ownerCount: 1, trustsOpenSea: false)
+            // Timed around the search alone: a suite-wide time limit also counts waiting for a thread.
+            let start = ContinuousClock.now
+            let found = layer.nearestOwner(raw, x: 179.99, y: 89.99, within: 10_000, accept: { _ in true })
+            #expect(ContinuousClock.now - start < .seconds(10))
+            return found
+        }
+        #expect(found == nil)
+    }
 }

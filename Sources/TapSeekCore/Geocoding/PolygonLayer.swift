@@ -260,7 +260,7 @@ struct PolygonLayer: Sendable {
         guard row0 <= row1 else { return nil }
 
         var search = NearestSearch(x: x, y: y, metresPerDegreeX: metresPerDegreeX, metresPerDegreeY: metresPerDegreeY,
-                                   best2: maximumDistance * maximumDistance)
+                                   best2: maximumDistance * maximumDistance, nodesLeft: nodeCount)
         // Top cells nearest first, each in the frame where it lies nearest the point (shifted by
         // 360° across the antimeridian).
         var cells: [(distance2: Double, cell: Cell, shift: Double)] = []
@@ -286,6 +286,10 @@ struct PolygonLayer: Sendable {
         let x: Double, y: Double
         let metresPerDegreeX: Double, metresPerDegreeY: Double
         var best2: Double
+        /// Internal nodes still to visit. In a sound index each node has one parent and each top
+        /// cell is searched once, so no search visits more nodes than the table holds; a damaged
+        /// table whose nodes point back at each other would otherwise unfold into 4^depth cells.
+        var nodesLeft: Int
         var owner = -1
 
         /// Squared metres from the point to the cell's box (0 inside it); `shift` moves the
@@ -315,7 +319,8 @@ struct PolygonLayer: Sendable {
                        _ accept: (Int) -> Bool) {
         switch cell.tag {
         case Self.tagNode:
-            guard cell.size > Self.cellSize / Double(1 << Self.maximumDepth) else { return }
+            guard cell.size > Self.cellSize / Double(1 << Self.maximumDepth), search.nodesLeft > 0 else { return }
+            search.nodesLeft -= 1
             var children: [(Double, Cell)] = []
             children.reserveCapacity(4)
             for k in 0..<4 {

@@ -175,7 +175,7 @@ import Testing
         let gridBytes = 4 * PolygonLayer.columns * PolygonLayer.rows
         var file: [UInt8] = Array("TSGEOIDX".utf8)
         func append<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { file += $0 } }
-        append(UInt32(1))
+        append(IndexSections.formatVersion)
         append(UInt32(3))
         let gridOffset = 96
         for (tag, offset, length) in [("CGRD", gridOffset, gridBytes), ("CNOD", gridOffset + gridBytes, 16),

@@ -256,28 +256,16 @@ def read_regions(geojson_path):
     return regions
 
 
-def read_zone_tab(path):
-    """tzdata's zone.tab: the one country each populated zone belongs to."""
-    country = {}
+def read_tab(path, key, value):
+    """A tzdata table (zone.tab, iso3166.tab) as a dict from column `key` to column `value`."""
+    table = {}
     with open(path, encoding="utf-8") as f:
         for line in f:
             if line.startswith("#") or not line.strip():
                 continue
             parts = line.rstrip("\n").split("\t")
-            country[parts[2]] = parts[0]
-    return country
-
-
-def read_iso3166_names(path):
-    """tzdata's iso3166.tab: code -> English short name, for codes DCW lacks."""
-    names = {}
-    with open(path, encoding="utf-8") as f:
-        for line in f:
-            if line.startswith("#") or not line.strip():
-                continue
-            code, name = line.rstrip("\n").split("\t")[:2]
-            names[code] = name
-    return names
+            table[parts[key]] = parts[value]
+    return table
 
 
 def read_zones(zone_countries):
@@ -1021,7 +1009,7 @@ def main():
 
     started = time.time()
     log("reading time-zone polygons")
-    zone_countries = read_zone_tab(args.zone_tab)
+    zone_countries = read_tab(args.zone_tab, 2, 0)  # zone -> its one country
     zones, zone_data_version = read_zones(zone_countries)
     log(f"  {len(zones)} zones, {sum(len(r[0]) for z in zones for r in z['rings'])} vertices")
     log("reading DCW countries")
@@ -1040,7 +1028,7 @@ def main():
             zones.append({"name": "", "country": code, "rings": item["rings"], "polygons": parts,
                           "base": -1, "override": f"{source}:{key}"})
     # Countries: every code DCW or zone.tab knows; names from DCW, else tzdata's iso3166.tab.
-    iso_names = read_iso3166_names(args.iso3166)
+    iso_names = read_tab(args.iso3166, 0, 1)  # code -> English short name
     codes = sorted({c["code"] for c in dcw} | {z["country"] for z in zones if z["country"]})
     countries = [{"code": code, "name": dcw_by_code[code]["name"] if code in dcw_by_code else iso_names.get(code, code)}
                  for code in codes]
@@ -1062,19 +1050,14 @@ def main():
             shared = {(j if i == k else i): a for (i, j), a in overlaps.items() if k in (i, j)}
             z["base"] = max(shared, key=shared.get)
             z["name"] = zones[z["base"]]["name"]
-            del overlaps[(min(k, z["base"]), max(k, z["base"]))]
             log(f"  override {z['override']} -> {z['country']} inside {z['name']}")
     claims = {pair: a for pair, a in overlaps.items()
               if zones[pair[0]]["country"] != zones[pair[1]]["country"] and "override" not in zones[pair[0]]
               and "override" not in zones[pair[1]]}
     for (i, j), a in sorted(claims.items(), key=lambda item: -item[1]):
         log(f"  disputed: {zones[i]['name']} ({zones[i]['country']}) / {zones[j]['name']} ({zones[j]['country']}): {a:.4f} sq. deg")
-    # Overrides keep apart from their base zone too: they must be seen beside it.
-    pairs = dict(overlaps)
-    for k, z in enumerate(zones):
-        if z["base"] >= 0:
-            pairs[(min(k, z["base"]), max(k, z["base"]))] = 0.0
-    zone_layer_of = colour_layers(zones, pairs)
+    # Overrides overlap their base zone, so they land in another layer and are seen beside it.
+    zone_layer_of = colour_layers(zones, overlaps)
     # Rank: overrides first, then land zones smallest first (the more specific zone is the
     # answer at a disputed point), the ocean last.
     zone_area = [sum(ring_area(*r) for r in z["rings"]) for z in zones]

@@ -103,7 +103,7 @@ extension Locator {
         result.uncertainty = TargetUncertainty(
             samples: count, sigmas: sigmas, hitShare: Double(hits) / Double(count), region50: regions[0], region95: regions[1],
             distance: (quantile(0.025), quantile(0.5), quantile(0.975)), candidates: candidates(of: targets))
-        result.warnings += uncertaintyWarnings(reading, result: result)
+        result.warnings += quiet.uncertaintyWarnings(reading, result: result)
         return result
     }
 
@@ -149,6 +149,7 @@ extension Locator {
 
     /// A grazing sightline (the hit moves more than ``grazingKilometresPerDegree`` km per degree
     /// of pitch), and a 95 % region over more than one named place, said in words.
+    /// Called on a locator without placemarks, profiles or tracks: only the targets count.
     private func uncertaintyWarnings(_ reading: Reading, result: LocateResult) -> [String] {
         var warnings: [String] = []
         if result.status == .hit, var o = reading.orientation, let d = result.target?.distance {

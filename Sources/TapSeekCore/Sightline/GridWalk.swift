@@ -106,6 +106,8 @@ extension RayPath {
                                       gridContaining: (Double, Double) -> ElevationGrid?) -> WalkEnd {
         var s = start
         var segmentIndex = -1
+        // The pyramid level the walk is at, carried from one segment to the next.
+        var level = Int.max
         while s < end {
             let segment = segment(at: s)
             let index = index(of: s)
@@ -118,7 +120,7 @@ extension RayPath {
             guard let grid = gridContaining(segment.latitude(u), segment.longitude(u)) else {
                 return .leftData(s)
             }
-            switch walk(grid, segment, from: s, to: segmentEnd, visitor: &visitor) {
+            switch walk(grid, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor) {
             case .stopped: return .stopped
             case .finished: s = segmentEnd
             case .leftData(let t):
@@ -130,9 +132,10 @@ extension RayPath {
         return .finished(end)
     }
 
-    /// The walk within one grid and one segment, from s to `end` or until the track leaves the grid.
+    /// The walk within one grid and one segment, from s to `end` or until the track leaves the
+    /// grid, starting at pyramid `level` (or the top) and leaving it where the walk ended.
     private func walk<V: RayVisitor>(_ grid: ElevationGrid, _ segment: RayPath.Segment, from s: Double, to end: Double,
-                                     visitor: inout V) -> WalkEnd {
+                                     level: inout Int, visitor: inout V) -> WalkEnd {
         let shift = grid.longitudeShift(toward: segment.longitude(s - segment.start))
         // The track in the grid's fractional rows and columns (rows southward), quadratics in u.
         let row = segment.latitude.scaled(-1 / grid.latitudeSpacing, plus: grid.north / grid.latitudeSpacing)
@@ -144,7 +147,11 @@ extension RayPath {
         let uEnd = end - segment.start
         let half = Self.nudge / 2
         var u = s - segment.start
-        var level = top
+        level = min(level, top)
+        // The block last left, skipped or walked: the walk climbs a level only when it leaves
+        // that block's parent too (the parent it came down from mattered; its other blocks are
+        // taken one by one).
+        var left: (level: Int, row: Int, column: Int)?
         // Undulation at the start of the next cell, carried from the previous cell's exit.
         var undulation = (at: Double.nan, value: 0.0)
         // Where the track runs one way along an axis over the whole stretch (nearly always: it
@@ -154,8 +161,15 @@ extension RayPath {
             while u < uEnd {
                 let r = row(u + Self.nudge), c = column(u + Self.nudge)
                 guard r >= 0, r <= lastRow, c >= 0, c <= lastColumn else { return .leftData(segment.start + u) }
+                if let block = left, level < top {
+                    let pr = min(MaximumPyramid.block(ofCell: Int(r), level: level + 1), pyramid.blockRows[level + 1] - 1)
+                    let pc = min(MaximumPyramid.block(ofCell: Int(c), level: level + 1), pyramid.blockColumns[level + 1] - 1)
+                    if pr != block.row >> 1 || pc != block.column >> 1 { level += 1 }
+                }
+                left = nil
                 let size = MaximumPyramid.cellsPerBlock(level: level)
-                let br = min(Int(r) / size, pyramid.blockRows[level] - 1), bc = min(Int(c) / size, pyramid.blockColumns[level] - 1)
+                let br = min(MaximumPyramid.block(ofCell: Int(r), level: level), pyramid.blockRows[level] - 1)
+                let bc = min(MaximumPyramid.block(ofCell: Int(c), level: level), pyramid.blockColumns[level] - 1)
                 let r0 = Double(br * size), r1 = min(Double((br + 1) * size), lastRow)
                 let c0 = Double(bc * size), c1 = min(Double((bc + 1) * size), lastColumn)
                 let uExit = min(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd, heading: rowHeading),
@@ -166,7 +180,7 @@ extension RayPath {
                 if !visitor.mayMatter(maximum: maximum, segment: segment, from: u, to: uExit),
                    visitor.crossedVoid || !pyramid.hasVoid(level: level, row: br, column: bc) {
                     u = uExit
-                    level = min(level + 1, top)
+                    left = (level, br, bc)
                     continue
                 }
                 if level > 0 {
@@ -199,7 +213,7 @@ extension RayPath {
                     v = vExit
                 }
                 u = uExit
-                level = min(level + 1, top)
+                left = (level, br, bc)
             }
             return .finished(segment.start + uEnd)
         }

@@ -14,7 +14,8 @@
 /// carries it by one reference: grids are copied on every tile look-up.
 public final class MaximumPyramid: Sendable {
     /// Cells along each side of a level-0 block. Within a block the march walks cell by cell.
-    public static let baseCells = 4
+    public static let baseCells = 1 << baseShift
+    static let baseShift = 2
 
     /// Blocks per column and per row of each level, finest first.
     public let blockRows: [Int]
@@ -31,6 +32,10 @@ public final class MaximumPyramid: Sendable {
 
     /// Cells along each side of a block of `level`.
     @inline(__always) public static func cellsPerBlock(level: Int) -> Int { baseCells << level }
+
+    /// The block of a level holding cell index i ≥ 0 along an axis: i / ``cellsPerBlock(level:)``,
+    /// as a shift.
+    @inline(__always) static func block(ofCell i: Int, level: Int) -> Int { i >> (level + baseShift) }
 
     /// Memory the maxima and flags take, bytes.
     public var byteCount: Int { maxima.count * MemoryLayout<Float>.stride + voids.count }

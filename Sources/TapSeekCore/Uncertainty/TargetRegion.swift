@@ -49,8 +49,6 @@ public struct TargetRegion: Sendable, Hashable {
         /// The turn from east/north to the plane's axes.
         let cosine: Double, sine: Double
         let xy: [(x: Double, y: Double)]
-        /// Indices by increasing x, and each index's place in that order.
-        let byX: [Int]
         static let metresPerDegree = 111_320.0
 
         init(_ points: [(latitude: Double, longitude: Double)]) {
@@ -61,7 +59,7 @@ public struct TargetRegion: Sendable, Hashable {
             let (lat0, lon0, east) = (lat0, lon0, east)
             let plain = points.map { (x: ($0.longitude - lon0) * east, y: ($0.latitude - lat0) * Self.metresPerDegree) }
             // Turned so that x runs along the cloud's longest axis (targets along a sightline
-            // often lie on a line): searches by x order then prune well whatever the direction.
+            // often lie on a line): groups are listed in order along it.
             var sxx = 0.0, syy = 0.0, sxy = 0.0
             for p in plain { sxx += p.x * p.x; syy += p.y * p.y; sxy += p.x * p.y }
             let angle = 0.5 * atan2(2 * sxy, sxx - syy)
@@ -69,86 +67,21 @@ public struct TargetRegion: Sendable, Hashable {
             sine = sin(angle)
             let (c, s) = (cosine, sine)
             xy = plain.map { (x: c * $0.x + s * $0.y, y: -s * $0.x + c * $0.y) }
-            let xy = xy
-            byX = xy.indices.sorted { xy[$0].x < xy[$1].x }
         }
 
-        func squaredDistance(_ a: Int, _ b: Int) -> Double {
-            let dx = xy[a].x - xy[b].x, dy = xy[a].y - xy[b].y
-            return dx * dx + dy * dy
-        }
-
-        /// Each point's distance to its k-th nearest neighbour, metres (0 when k = 0). Scans
-        /// outward in x from each point and stops once the x gap alone exceeds the k-th best.
-        func crowding(k: Int) -> [Double] {
-            var result = [Double](repeating: 0, count: xy.count)
-            guard k > 0 else { return result }
-            // The points in x order, in two flat arrays: the scans read memory in sequence.
-            let xs = byX.map { xy[$0].x }, ys = byX.map { xy[$0].y }
-            let n = xs.count
-            // The k smallest squared distances so far, ascending.
-            var nearest = [Double](repeating: .infinity, count: k)
-            xs.withUnsafeBufferPointer { xs in
-                ys.withUnsafeBufferPointer { ys in
-                    nearest.withUnsafeMutableBufferPointer { nearest in
-                        for place in 0..<n {
-                            for m in 0..<k { nearest[m] = .infinity }
-                            let x = xs[place], y = ys[place]
-                            @inline(__always) func consider(_ j: Int) {
-                                let dx = xs[j] - x, dy = ys[j] - y
-                                let d = dx * dx + dy * dy
-                                guard d < nearest[k - 1] else { return }
-                                var m = k - 1
-                                while m > 0, nearest[m - 1] > d { nearest[m] = nearest[m - 1]; m -= 1 }
-                                nearest[m] = d
-                            }
-                            var left = place - 1, right = place + 1
-                            while left >= 0 || right < n {
-                                let gapLeft = left >= 0 ? x - xs[left] : .infinity
-                                let gapRight = right < n ? xs[right] - x : .infinity
-                                let gap = min(gapLeft, gapRight)
-                                guard gap * gap < nearest[k - 1] else { break }
-                                if gapLeft <= gapRight { consider(left); left -= 1 } else { consider(right); right += 1 }
-                            }
-                            result[byX[place]] = nearest[k - 1].squareRoot()
-                        }
-                    }
-                }
-            }
-            return result
-        }
+        /// Each point's distance to its k-th nearest neighbour, metres (0 when k = 0).
+        func crowding(k: Int) -> [Double] { PointTree(xy).kthNearestDistances(k: k) }
 
         /// The widened hull of each group of `kept` (single linkage at twice the largest crowding).
         func hulls(of kept: [Int], crowding: [Double]) -> [[Vertex]] {
             // Every kept sample has k others within its crowding distance: twice the largest keeps
             // each one linked to its group, while gaps wider than that split groups.
-            let link = 2 * (kept.map { crowding[$0] }.max() ?? 0), link2 = link * link
-            let sortedKept = kept.sorted { xy[$0].x < xy[$1].x }
-            var group = [Int](repeating: -1, count: xy.count)
-            var groups: [[Int]] = []
-            for start in sortedKept where group[start] < 0 {
-                group[start] = groups.count
-                var members = [start], stack = [start]
-                while let a = stack.popLast() {
-                    // Candidates within the link in x, found by binary search in the x order.
-                    var lo = 0, hi = sortedKept.count
-                    while lo < hi {
-                        let mid = (lo + hi) / 2
-                        if xy[sortedKept[mid]].x < xy[a].x - link { lo = mid + 1 } else { hi = mid }
-                    }
-                    var b = lo
-                    while b < sortedKept.count, xy[sortedKept[b]].x <= xy[a].x + link {
-                        let c = sortedKept[b]
-                        if group[c] < 0, squaredDistance(a, c) <= link2 {
-                            group[c] = groups.count
-                            members.append(c)
-                            stack.append(c)
-                        }
-                        b += 1
-                    }
-                }
-                groups.append(members)
-            }
+            let link = 2 * (kept.map { crowding[$0] }.max() ?? 0)
+            // Groups in order along the plane's x axis (by their first member on it).
+            let groups = PointTree(kept.map { xy[$0] }).groups(linkedWithin: link)
+                .map { members in (members: members.map { kept[$0] }, first: members.map { xy[kept[$0]].x }.min()!) }
+                .sorted { $0.first < $1.first }
+                .map(\.members)
             // A hull of samples holds a further draw less often than the samples it is made of
             // (the draw may land just outside its edge): every kept sample is widened by half its
             // own neighbour distance (more in the sparse tails, little in the core), so that the
@@ -158,13 +91,15 @@ public struct TargetRegion: Sendable, Hashable {
                 // A sample whose widening lies inside the hull of the samples themselves cannot
                 // reach the widened hull's outline: leave it out (the outline is the same).
                 let core = TargetRegion.convexHull(all.map { xy[$0] })
+                // Each edge of the core hull as a point on it and its unit inward normal.
+                let edges = zip(core, core.dropFirst()).compactMap { a, b -> (x: Double, y: Double, nx: Double, ny: Double)? in
+                    let ex = b.x - a.x, ey = b.y - a.y
+                    let length = (ex * ex + ey * ey).squareRoot()
+                    return length == 0 ? nil : (a.x, a.y, -ey / length, ex / length)
+                }
                 let members = core.count < 4 ? all : all.filter { m in
                     let p = xy[m], r = crowding[m] / 2
-                    return !zip(core, core.dropFirst()).allSatisfy { a, b in
-                        let ex = b.x - a.x, ey = b.y - a.y
-                        let length = (ex * ex + ey * ey).squareRoot()
-                        return length == 0 || (ex * (p.y - a.y) - ey * (p.x - a.x)) / length > r
-                    }
+                    return edges.contains { e in e.nx * (p.x - e.x) + e.ny * (p.y - e.y) <= r }
                 }
                 let widened = members.flatMap { m in
                     let r = crowding[m] / 2
@@ -192,10 +127,30 @@ public struct TargetRegion: Sendable, Hashable {
     /// The convex hull, counter-clockwise and closed (Andrew's monotone chain). Fewer than three
     /// distinct points give a degenerate ring through them.
     static func convexHull(_ points: [(x: Double, y: Double)]) -> [(x: Double, y: Double)] {
-        let sorted = points.sorted { $0.x < $1.x || ($0.x == $1.x && $0.y < $1.y) }
         func cross(_ o: (x: Double, y: Double), _ a: (x: Double, y: Double), _ b: (x: Double, y: Double)) -> Double {
             (a.x - o.x) * (b.y - o.y) - (a.y - o.y) * (b.x - o.x)
         }
+        // Akl and Toussaint's prefilter: the points extreme in eight directions, in turn, make a
+        // convex polygon inside the hull; a point strictly inside it cannot be a hull vertex.
+        var candidates = points
+        if points.count > 64 {
+            // Extremes along −x, −(x + y), −y, x − y, x, x + y, y, y − x: counter-clockwise.
+            var extreme = [Int](repeating: 0, count: 8), best = [Double](repeating: -.infinity, count: 8)
+            extreme.withUnsafeMutableBufferPointer { extreme in
+                best.withUnsafeMutableBufferPointer { best in
+                    for (i, p) in points.enumerated() {
+                        @inline(__always) func consider(_ d: Int, _ key: Double) {
+                            if key > best[d] { best[d] = key; extreme[d] = i }
+                        }
+                        consider(0, -p.x); consider(1, -p.x - p.y); consider(2, -p.y); consider(3, p.x - p.y)
+                        consider(4, p.x); consider(5, p.x + p.y); consider(6, p.y); consider(7, p.y - p.x)
+                    }
+                }
+            }
+            let octagon = (extreme + [extreme[0]]).map { points[$0] }
+            candidates = points.filter { p in (0..<8).contains { cross(octagon[$0], octagon[$0 + 1], p) <= 0 } }
+        }
+        let sorted = candidates.sorted { $0.x < $1.x || ($0.x == $1.x && $0.y < $1.y) }
         var lower: [(x: Double, y: Double)] = [], upper: [(x: Double, y: Double)] = []
         for p in sorted {
             while lower.count >= 2, cross(lower[lower.count - 2], lower[lower.count - 1], p) <= 0 { lower.removeLast() }
@@ -211,3 +166,4 @@ public struct TargetRegion: Sendable, Hashable {
         return hull
     }
 }
+

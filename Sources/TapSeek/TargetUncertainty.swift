@@ -72,7 +72,8 @@ extension Locator {
         let sigmas = SensorSigmas(reading: reading, declination: declination)
         let count = max(sampling.samples, 1)
         let shares = max(1, min(jobs, count))
-        let outcomes = Mutex([[LocateResult]](repeating: [], count: shares))
+        // Each sample's target, if any, and whether its sightline hit: all that is kept of it.
+        let outcomes = Mutex([[(target: LocateResult.Target?, hit: Bool)]](repeating: [], count: shares))
         var march = settings
         march.recordsProfile = false
         march.recordsTrack = false
@@ -81,16 +82,17 @@ extension Locator {
         DispatchQueue.concurrentPerform(iterations: shares) { share in
             var terrain = TerrainSampler(catalog: quiet.catalog)
             let first = share * count / shares, end = (share + 1) * count / shares
-            var part: [LocateResult] = []
+            var part: [(target: LocateResult.Target?, hit: Bool)] = []
             part.reserveCapacity(end - first)
             for i in first..<end {
-                part.append(quiet.locate(Self.perturbed(reading, by: sigmas, seed: seed, index: i), terrain: &terrain))
+                let sample = quiet.locate(Self.perturbed(reading, by: sigmas, seed: seed, index: i), terrain: &terrain)
+                part.append((sample.target, sample.status == .hit))
             }
             outcomes.withLock { $0[share] = part }
         }
         let samples = outcomes.withLock { $0 }.flatMap { $0 }
         let targets = samples.compactMap(\.target)
-        let hits = samples.filter { $0.status == .hit }.count
+        let hits = samples.filter(\.hit).count
         let points = targets.map { (latitude: $0.latitude, longitude: $0.longitude) }
         let distances = targets.map(\.distance).sorted()
         func quantile(_ q: Double) -> Double {

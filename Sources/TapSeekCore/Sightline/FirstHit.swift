@@ -22,6 +22,11 @@ struct FirstHit: RayVisitor {
         return lowest <= maximum
     }
 
+    /// The ray's lowest point over any stretch from u is at most its height at u.
+    func surelyMatters(maximum: Double, segment: RayPath.Segment, at u: Double) -> Bool {
+        segment.height(u) - segment.highestUndulation - RayPath.modelTolerance <= maximum
+    }
+
     func mayMatter(_ cell: CellCrossing) -> Bool {
         let top = cell.highestPost
         guard !top.isNaN else { return true }

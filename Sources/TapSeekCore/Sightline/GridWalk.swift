@@ -65,6 +65,9 @@ protocol RayVisitor {
     /// Whether terrain no higher than `maximum` metres above mean sea level, under the ray
     /// between u0 and u1 of `segment`, could change the answer. False lets the walk skip it.
     mutating func mayMatter(maximum: Double, segment: RayPath.Segment, from u0: Double, to u1: Double) -> Bool
+    /// Whether terrain as high as `maximum` under the ray at u of `segment` matters whatever
+    /// stretch follows (a cheap sufficient condition for ``mayMatter(maximum:segment:from:to:)``).
+    func surelyMatters(maximum: Double, segment: RayPath.Segment, at u: Double) -> Bool
     /// Whether a cell the ray crosses needs a closer look (with the geoid looked up), from its
     /// posts and the segment's undulation bounds; void cells always do.
     func mayMatter(_ cell: CellCrossing) -> Bool
@@ -74,6 +77,10 @@ protocol RayVisitor {
     /// Whether anything at slant distance s or beyond could still change the answer; asked
     /// before every segment.
     mutating func goesOn(at s: Double, segment: RayPath.Segment) -> Bool
+}
+
+extension RayVisitor {
+    func surelyMatters(maximum: Double, segment: RayPath.Segment, at u: Double) -> Bool { false }
 }
 
 extension RayPath {
@@ -170,11 +177,17 @@ extension RayPath {
                 let size = MaximumPyramid.cellsPerBlock(level: level)
                 let br = min(MaximumPyramid.block(ofCell: Int(r), level: level), pyramid.blockRows[level] - 1)
                 let bc = min(MaximumPyramid.block(ofCell: Int(c), level: level), pyramid.blockColumns[level] - 1)
+                let maximum = Double(pyramid.maximum(level: level, row: br, column: bc))
+                // A block that matters where the ray enters it is looked into at once: where the
+                // ray leaves it does not change that.
+                if level > 0, visitor.surelyMatters(maximum: maximum, segment: segment, at: u) {
+                    level -= 1
+                    continue
+                }
                 let r0 = Double(br * size), r1 = min(Double((br + 1) * size), lastRow)
                 let c0 = Double(bc * size), c1 = min(Double((bc + 1) * size), lastColumn)
                 let uExit = min(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd, heading: rowHeading),
                                 column.exit(from: c0, c1, after: u + half, limit: uEnd, heading: columnHeading))
-                let maximum = Double(pyramid.maximum(level: level, row: br, column: bc))
                 // A block with a void is looked into until the ray is known to cross one: the
                 // answer must say so, and only its cells tell whether the ray passes over it.
                 if !visitor.mayMatter(maximum: maximum, segment: segment, from: u, to: uExit),

@@ -12,9 +12,16 @@ public struct Geoid: Sendable {
     /// far it can change along a stretch of a sightline without looking it up.
     public let steepestGradient: Double
 
+    /// Columns in 360° of longitude, and whether the grid goes round the globe (the column
+    /// after the last is then the first).
+    private let period: Double
+    private let wraps: Bool
+
     public init(grid: ElevationGrid) {
         self.grid = grid
         steepestGradient = Self.steepestGradient(of: grid)
+        period = 360 / grid.longitudeSpacing
+        wraps = abs(period - Double(grid.columns)) < 0.5
     }
 
     /// The largest |∂N/∂east| + |∂N/∂north| of the bilinear surface (≥ its gradient's length),
@@ -47,23 +54,26 @@ public struct Geoid: Sendable {
     public func undulation(latitude: Double, longitude: Double) -> Double {
         let g = grid
         let fr = min(max((g.north - latitude) / g.latitudeSpacing, 0), Double(g.rows - 1))
-        let period = 360 / g.longitudeSpacing
         var fc = (longitude - g.west) / g.longitudeSpacing
-        let wraps = abs(period - Double(g.columns)) < 0.5
         if wraps {
-            fc = fc.truncatingRemainder(dividingBy: period)
-            if fc < 0 { fc += period }
+            if fc < 0 || fc >= period {
+                fc = fc.truncatingRemainder(dividingBy: period)
+                if fc < 0 { fc += period }
+            }
         } else {
             fc = min(max(fc, 0), Double(g.columns - 1))
         }
         let r = min(Int(fr), g.rows - 2), c = min(Int(fc), wraps ? g.columns - 1 : g.columns - 2)
-        let c1 = (c + 1) % g.columns
+        let c1 = c + 1 == g.columns ? 0 : c + 1
         let tr = fr - Double(r), tc = fc - Double(c)
-        func h(_ row: Int, _ column: Int) -> Double { Double(g.heights[row * g.columns + column]) }
-        let top = h(r, c) + (h(r, c1) - h(r, c)) * tc
-        let bottom = h(r + 1, c) + (h(r + 1, c1) - h(r + 1, c)) * tc
-        let n = top + (bottom - top) * tr
-        return n.isNaN ? 0 : n
+        return g.heights.withUnsafeBufferPointer { h in
+            let top = Double(h[r * g.columns + c]), topRight = Double(h[r * g.columns + c1])
+            let bottom = Double(h[(r + 1) * g.columns + c]), bottomRight = Double(h[(r + 1) * g.columns + c1])
+            let upper = top + (topRight - top) * tc
+            let lower = bottom + (bottomRight - bottom) * tc
+            let n = upper + (lower - upper) * tr
+            return n.isNaN ? 0 : n
+        }
     }
 
     /// Mean-sea-level height → ellipsoidal height at a point, metres.

@@ -139,17 +139,18 @@ struct PointTree {
         }
     }
 
-    /// The groups of points joined by chains of steps of at most `link` metres (single
-    /// linkage), as indices like the points given to ``init(_:)``; a group lists its points in
-    /// the order they were reached, the groups in the order of their first point in tree order.
-    func groups(linkedWithin link: Double) -> [[Int]] {
-        var grouped = [Bool](repeating: false, count: count)
+    /// The groups of `members` (a flag per point given to ``init(_:)``) joined by chains of
+    /// steps of at most `link` metres between members (single linkage), as indices like the
+    /// points; a group lists its points in the order they were reached.
+    func groups(linkedWithin link: Double, among members: [Bool]) -> [[Int]] {
+        // Others count as grouped from the start.
+        var grouped = ids.map { !members[$0] }
         // Points not yet grouped in each range: a range with none is not searched again.
         var left = [Int](repeating: 0, count: count)
         func fill(_ lo: Int, _ hi: Int) -> Int {
-            guard hi - lo > Self.leafSize else { return hi - lo }
+            guard hi - lo > Self.leafSize else { return (lo..<hi).count { !grouped[$0] } }
             let mid = (lo + hi) / 2
-            left[mid] = fill(lo, mid) + fill(mid + 1, hi) + 1
+            left[mid] = fill(lo, mid) + fill(mid + 1, hi) + (grouped[mid] ? 0 : 1)
             return left[mid]
         }
         _ = fill(0, count)
@@ -167,16 +168,16 @@ struct PointTree {
         var groups: [[Int]] = []
         for start in 0..<count where !grouped[start] {
             take(start)
-            var members = [start], next = 0
-            while next < members.count {
-                let a = members[next]
+            var group = [start], next = 0
+            while next < group.count {
+                let a = group[next]
                 next += 1
                 let x = xs[a], y = ys[a]
                 func reach(_ lo: Int, _ hi: Int) {
                     guard hi - lo > Self.leafSize else {
                         for j in lo..<hi where !grouped[j] {
                             let dx = xs[j] - x, dy = ys[j] - y
-                            if dx * dx + dy * dy <= link2 { take(j); members.append(j) }
+                            if dx * dx + dy * dy <= link2 { take(j); group.append(j) }
                         }
                         return
                     }
@@ -185,7 +186,7 @@ struct PointTree {
                     let gap = splitsX[mid] ? x - xs[mid] : y - ys[mid]
                     if !grouped[mid] {
                         let dx = xs[mid] - x, dy = ys[mid] - y
-                        if dx * dx + dy * dy <= link2 { take(mid); members.append(mid) }
+                        if dx * dx + dy * dy <= link2 { take(mid); group.append(mid) }
                     }
                     // Points before the median lie at or below its coordinate, those after at or above.
                     if gap <= link { reach(lo, mid) }
@@ -193,7 +194,7 @@ struct PointTree {
                 }
                 reach(0, count)
             }
-            groups.append(members.map { ids[$0] })
+            groups.append(group.map { ids[$0] })
         }
         return groups
     }

@@ -32,11 +32,12 @@ public struct TargetRegion: Sendable, Hashable {
     public static func regions(holding shares: [Double], of points: [(latitude: Double, longitude: Double)]) -> [TargetRegion] {
         guard !points.isEmpty else { return shares.map { _ in TargetRegion(polygons: []) } }
         let plane = Plane(points)
-        let crowding = plane.crowding(k: min(max(5, points.count / 50), points.count - 1))
+        let tree = PointTree(plane.xy)
+        let crowding = tree.kthNearestDistances(k: min(max(5, points.count / 50), points.count - 1))
         let order = points.indices.sorted { crowding[$0] < crowding[$1] || (crowding[$0] == crowding[$1] && $0 < $1) }
         return shares.map { share in
             let keep = max(1, min(points.count, Int((share * Double(points.count)).rounded(.up))))
-            return TargetRegion(polygons: plane.hulls(of: Array(order.prefix(keep)), crowding: crowding))
+            return TargetRegion(polygons: plane.hulls(of: Array(order.prefix(keep)), crowding: crowding, tree: tree))
         }
     }
 
@@ -69,17 +70,16 @@ public struct TargetRegion: Sendable, Hashable {
             xy = plain.map { (x: c * $0.x + s * $0.y, y: -s * $0.x + c * $0.y) }
         }
 
-        /// Each point's distance to its k-th nearest neighbour, metres (0 when k = 0).
-        func crowding(k: Int) -> [Double] { PointTree(xy).kthNearestDistances(k: k) }
-
         /// The widened hull of each group of `kept` (single linkage at twice the largest crowding).
-        func hulls(of kept: [Int], crowding: [Double]) -> [[Vertex]] {
+        func hulls(of kept: [Int], crowding: [Double], tree: PointTree) -> [[Vertex]] {
             // Every kept sample has k others within its crowding distance: twice the largest keeps
             // each one linked to its group, while gaps wider than that split groups.
             let link = 2 * (kept.map { crowding[$0] }.max() ?? 0)
             // Groups in order along the plane's x axis (by their first member on it).
-            let groups = PointTree(kept.map { xy[$0] }).groups(linkedWithin: link)
-                .map { members in (members: members.map { kept[$0] }, first: members.map { xy[kept[$0]].x }.min()!) }
+            var isKept = [Bool](repeating: false, count: xy.count)
+            for m in kept { isKept[m] = true }
+            let groups = tree.groups(linkedWithin: link, among: isKept)
+                .map { members in (members: members, first: members.map { xy[$0].x }.min()!) }
                 .sorted { $0.first < $1.first }
                 .map(\.members)
             // A hull of samples holds a further draw less often than the samples it is made of

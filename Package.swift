@@ -21,10 +21,11 @@ let package = Package(
         .target(name: "TapSeekCore"),
         // GDAL turns files into plain Swift values (elevation grids, the geoid grid).
         .target(name: "TapSeekGDAL", dependencies: ["CGDAL", "TapSeekCore"]),
-        // Karney's geodesics through PROJ's geodesic.h.
+        // Karney's geodesics through PROJ's geodesic.h: the independent truth the tests hold
+        // TapSeekCore's pure-Swift geodesics to.
         .target(name: "TapSeekGeodesic", dependencies: ["CProj"]),
         // The public library: locator, elevation service, geocoder, batch pipeline.
-        .target(name: "TapSeek", dependencies: ["TapSeekCore", "TapSeekGDAL", "TapSeekGeodesic"]),
+        .target(name: "TapSeek", dependencies: ["TapSeekCore", "TapSeekGDAL"]),
         .executableTarget(
             name: "tapseek",
             dependencies: ["TapSeek", .product(name: "ArgumentParser", package: "swift-argument-parser")]

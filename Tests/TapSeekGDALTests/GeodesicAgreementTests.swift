@@ -14,7 +14,7 @@ struct GeodesicAgreementTests {
         await propertyCheck(count: 2000, input: Gen.double(in: -90...90), Gen.double(in: -540...540),
                             Gen.double(in: -90...90), Gen.double(in: -180...180)) { lat1, lon1, lat2, lon2 in
             let pure = KarneyGeodesic.wgs84.inverse(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
-            let proj = Geodesic.inverse(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
+            let proj = TapSeekGeodesic.Geodesic.inverse(latitude1: lat1, longitude1: lon1, latitude2: lat2, longitude2: lon2)
             #expect(abs(pure.distance - proj.distance) < 1e-7, "\(lat1) \(lon1) \(lat2) \(lon2): \(pure.distance) vs \(proj.distance)")
             // Azimuths are ill-defined only for (nearly) antipodal points, where PROJ's are too.
             if proj.distance < 19_900_000 {
@@ -29,7 +29,7 @@ struct GeodesicAgreementTests {
         await propertyCheck(count: 2000, input: Gen.double(in: -89.9...89.9), Gen.double(in: -180...180),
                             Gen.double(in: -0.5...0.5), Gen.double(in: -0.5...0.5)) { lat, lon, dlat, dlon in
             let pure = KarneyGeodesic.wgs84.inverse(latitude1: lat, longitude1: lon, latitude2: lat + dlat / 10, longitude2: lon + dlon)
-            let proj = Geodesic.inverse(latitude1: lat, longitude1: lon, latitude2: lat + dlat / 10, longitude2: lon + dlon)
+            let proj = TapSeekGeodesic.Geodesic.inverse(latitude1: lat, longitude1: lon, latitude2: lat + dlat / 10, longitude2: lon + dlon)
             #expect(abs(pure.distance - proj.distance) < 1e-8, "\(pure.distance) vs \(proj.distance)")
         }
     }
@@ -38,7 +38,7 @@ struct GeodesicAgreementTests {
         await propertyCheck(count: 2000, input: Gen.double(in: -90...90), Gen.double(in: -180...180),
                             Gen.double(in: -180...180), Gen.double(in: 0...20_000_000)) { lat, lon, azimuth, distance in
             let pure = KarneyGeodesic.wgs84.direct(latitude: lat, longitude: lon, azimuth: azimuth, distance: distance)
-            let proj = Geodesic.direct(latitude: lat, longitude: lon, azimuth: azimuth, distance: distance)
+            let proj = TapSeekGeodesic.Geodesic.direct(latitude: lat, longitude: lon, azimuth: azimuth, distance: distance)
             #expect(abs(pure.latitude2 - proj.latitude2) < 1e-11, "lat2 \(pure.latitude2) vs \(proj.latitude2)")
             // At a pole every longitude and azimuth is the same place.
             if abs(proj.latitude2) < 89.9999 {

@@ -1,3 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// An SRTM height tile (`N27E086.hgt`, or zipped as `N27E086.hgt.zip`) read without GDAL.
 ///
 /// The format (NASA's SRTM documentation, "SRTM Topography", 2003): a square of big-endian
@@ -47,6 +53,22 @@ public struct SRTMTile: Sendable, Hashable {
     /// Posts per side for a `.hgt` file of `byteCount` bytes; nil when no SRTM resolution has that size.
     public static func postsPerSide(byteCount: Int) -> Int? {
         postsPerSide.first { $0 * $0 * 2 == byteCount }
+    }
+
+    /// Posts per side of the tile file at `path`, from its size (for a `.hgt.zip`, the size its
+    /// directory gives the `.hgt` member) without reading any height; nil when the file cannot
+    /// be examined or its size fits no SRTM resolution.
+    public static func postsPerSide(ofFile path: String) -> Int? {
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        guard let tile = SRTMTile(fileName: name) else { return nil }
+        if tile.isZipped {
+            guard let archive = try? ZipMembers(path: path), let member = heightMember(of: archive, archiveName: name),
+                  let size = archive.uncompressedSize(of: member) else { return nil }
+            return postsPerSide(byteCount: size)
+        }
+        var status = stat()
+        guard stat(path, &status) == 0 else { return nil }
+        return postsPerSide(byteCount: Int(status.st_size))
     }
 
     /// The `.hgt` member of a zipped tile: the one named like the archive without `.zip`, else

@@ -12,15 +12,15 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
-        // C libraries, each behind a shim header found through pkg-config.
-        .systemLibrary(name: "CGDAL", pkgConfig: "gdal", providers: [.apt(["libgdal-dev"])]),
+        // PROJ's geodesics behind a shim header found through pkg-config (the tests' reference).
+        // GDAL is not linked: TapSeekGDAL's GDALLibrary loads libgdal when a raster first needs it.
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
 
         // Pure algorithms: geodesy, terrain grids, camera, sightline march, polyline,
         // magnetism, geocoding lookup, readings and importers. No C library.
         .target(name: "TapSeekCore"),
         // GDAL turns files into plain Swift values (elevation grids, the geoid grid).
-        .target(name: "TapSeekGDAL", dependencies: ["CGDAL", "TapSeekCore"]),
+        .target(name: "TapSeekGDAL", dependencies: ["TapSeekCore"]),
         // Karney's geodesics through PROJ's geodesic.h: the independent truth the tests hold
         // TapSeekCore's pure-Swift geodesics to.
         .target(name: "TapSeekGeodesic", dependencies: ["CProj"]),

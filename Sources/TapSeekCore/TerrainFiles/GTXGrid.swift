@@ -43,13 +43,22 @@ public enum GTXGrid {
             throw TerrainFileError(path: path, message: "holds \(bytes.count) bytes, not the 40 + \(posts) × 4 (or × 8) of its \(rows) × \(columns) posts")
         }
         var heights = [Float](repeating: 0, count: posts)
-        for fileRow in 0..<rows {
-            // The file runs south to north, the grid north to south.
-            let gridRow = rows - 1 - fileRow
-            for c in 0..<columns {
-                let at = headerLength + (fileRow * columns + c) * width
-                let value = width == 4 ? Float(bitPattern: u32(at)) : Float(Double(bitPattern: u64(at)))
-                heights[gridRow * columns + c] = value == missingValue ? .nan : value
+        bytes.withUnsafeBufferPointer { b in
+            heights.withUnsafeMutableBufferPointer { h in
+                for fileRow in 0..<rows {
+                    // The file runs south to north, the grid north to south.
+                    let gridRow = rows - 1 - fileRow
+                    for c in 0..<columns {
+                        var at = headerLength + (fileRow * columns + c) * width
+                        var bits: UInt64 = 0
+                        for _ in 0..<width {
+                            bits = bits << 8 | UInt64(b[at])
+                            at += 1
+                        }
+                        let value = width == 4 ? Float(bitPattern: UInt32(truncatingIfNeeded: bits)) : Float(Double(bitPattern: bits))
+                        h[gridRow * columns + c] = value == missingValue ? .nan : value
+                    }
+                }
             }
         }
         // GDAL's GTX driver turns the header into an area geotransform, half a cell beyond the

@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "TapSeek",
+    // Built and tested on Linux here; the Apple platforms are expected to build (README, Platforms).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "TapSeek", targets: ["TapSeek"]),
         .executable(name: "tapseek", targets: ["tapseek"]),

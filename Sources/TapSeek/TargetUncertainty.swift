@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// How far to trust a located target: the reading's sensor errors sampled through the engine.
 ///
@@ -72,7 +71,7 @@ extension Locator {
         let sigmas = SensorSigmas(reading: reading, declination: declination)
         let count = max(sampling.samples, 1)
         let shares = max(1, min(jobs, count))
-        let outcomes = Mutex([[LocateResult]](repeating: [], count: shares))
+        let outcomes = Locked([[LocateResult]](repeating: [], count: shares))
         var march = settings
         march.recordsProfile = false
         march.recordsTrack = false

@@ -2,7 +2,6 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import Synchronization
 
 // Getting SRTM tiles: names, the area they cover, where a server keeps them, and a resumable,
 // verified download into a DEM directory.
@@ -609,6 +608,7 @@ enum Gunzip {
     /// Unpacks `source` into `target`, stopping with a `.corrupt` error as soon as the output
     /// passes `limit` bytes (a gzip bomb: 1 MB of zeros can unpack to 1 GB).
     static func run(_ source: String, into target: String, limit: Int64) throws(TileFetchError) {
+        #if os(Linux) || os(macOS)
         guard let gzip = executable("gzip") else {
             throw TileFetchError(.local, "gzip is needed to unpack .gz tiles but is not on PATH")
         }
@@ -653,6 +653,10 @@ enum Gunzip {
             let line = message.split(separator: "\n").first.map(String.init) ?? "exit status \(process.terminationStatus)"
             throw TileFetchError(.corrupt, "gzip data is damaged: \(line)")
         }
+        #else
+        // No subprocesses on iOS, tvOS or watchOS: fetch raw .hgt or .hgt.zip tiles there.
+        throw TileFetchError(.local, "unpacking .gz tiles needs the gzip program, which this platform does not have")
+        #endif
     }
 
     /// The first executable called `name` on PATH.
@@ -701,7 +705,7 @@ final class HTTPTransfer: NSObject, URLSessionDataDelegate, Sendable {
     private let validatorPath: String
     private let offset: Int64
     private let onProgress: @Sendable (Int64, Int64?) -> Void
-    private let state = Mutex(State())
+    private let state = Locked(State())
 
     private init(partPath: String, validatorPath: String, offset: Int64, onProgress: @escaping @Sendable (Int64, Int64?) -> Void) {
         self.partPath = partPath

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapSeekCore
 
 /// Every elevation raster in a directory tree — SRTM `.hgt`/`.hgt.zip` (1″ and 3″),
@@ -24,7 +23,7 @@ public final class ElevationCatalog: Sendable {
 
     /// Tile indices per 1° cell of the world: `cells[(lat + 90) * 360 + (lon + 180)]`.
     private let cells: [[Int32]]
-    private let cache: Mutex<Cache>
+    private let cache: Locked<Cache>
 
     /// The default cache budget: 1 GiB holds ~180 3″ tiles or ~20 1″ tiles.
     public static let defaultMemoryBudget = 1 << 30
@@ -93,7 +92,7 @@ public final class ElevationCatalog: Sendable {
             }
         }
         self.cells = cells
-        cache = Mutex(Cache())
+        cache = Locked(Cache())
     }
 
     /// Whether a path (links followed) is a regular file.

@@ -3,6 +3,8 @@ import PackageDescription
 
 let package = Package(
     name: "TapSeek",
+    // Built and tested on Linux here; the Apple platforms are expected to build (README, Platforms).
+    platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
         .library(name: "TapSeek", targets: ["TapSeek"]),
         .executable(name: "tapseek", targets: ["tapseek"]),
@@ -12,19 +14,20 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based.git", from: "2.0.1"),
     ],
     targets: [
-        // C libraries, each behind a shim header found through pkg-config.
-        .systemLibrary(name: "CGDAL", pkgConfig: "gdal", providers: [.apt(["libgdal-dev"])]),
+        // PROJ's geodesics behind a shim header found through pkg-config (the tests' reference).
+        // GDAL is not linked: TapSeekGDAL's GDALLibrary loads libgdal when a raster first needs it.
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
 
         // Pure algorithms: geodesy, terrain grids, camera, sightline march, polyline,
         // magnetism, geocoding lookup, readings and importers. No C library.
         .target(name: "TapSeekCore"),
         // GDAL turns files into plain Swift values (elevation grids, the geoid grid).
-        .target(name: "TapSeekGDAL", dependencies: ["CGDAL", "TapSeekCore"]),
-        // Karney's geodesics through PROJ's geodesic.h.
+        .target(name: "TapSeekGDAL", dependencies: ["TapSeekCore"]),
+        // Karney's geodesics through PROJ's geodesic.h: the independent truth the tests hold
+        // TapSeekCore's pure-Swift geodesics to.
         .target(name: "TapSeekGeodesic", dependencies: ["CProj"]),
         // The public library: locator, elevation service, geocoder, batch pipeline.
-        .target(name: "TapSeek", dependencies: ["TapSeekCore", "TapSeekGDAL", "TapSeekGeodesic"]),
+        .target(name: "TapSeek", dependencies: ["TapSeekCore", "TapSeekGDAL"]),
         .executableTarget(
             name: "tapseek",
             dependencies: ["TapSeek", .product(name: "ArgumentParser", package: "swift-argument-parser")]

@@ -12,7 +12,7 @@ import Foundation
 /// A value type over a memory-mapped index (``GeocoderIndex``): opening takes about a
 /// millisecond, and one instance may be shared by any number of threads.
 public struct Geocoder: Sendable {
-    /// The index file's name inside the project's `data/build/`.
+    /// The index file's name inside a data directory.
     public static let defaultIndexName = "geocoder-index.bin"
     /// Environment variable naming the index file when no path is given.
     public static let environmentVariable = "TAPSEEK_GEOCODER"
@@ -42,13 +42,12 @@ public struct Geocoder: Sendable {
         self.url = url
     }
 
-    /// The index `$TAPSEEK_GEOCODER` names, else the project's `data/build/geocoder-index.bin`
-    /// (found from this source file's place in the tree).
+    /// The index `$TAPSEEK_GEOCODER` names, else `geocoder-index.bin` in the first data
+    /// directory that holds one (see ``DataDirectories``).
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let path = environment[environmentVariable], !path.isEmpty { return URL(fileURLWithPath: path) }
-        var root = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { root.deleteLastPathComponent() }
-        return root.appendingPathComponent("data/build").appendingPathComponent(defaultIndexName)
+        return DataDirectories(environment: environment).file(named: defaultIndexName)
+            ?? URL(fileURLWithPath: "/usr/share/tapseek").appendingPathComponent(defaultIndexName)
     }
 
     /// Opens the index at ``defaultURL(environment:)``.

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// The 360° skyline of an observer over a DEM catalog: ``Locator/panorama(from:settings:jobs:)``.
 public struct PanoramaResult: Sendable {
@@ -75,9 +74,9 @@ extension Locator {
 
 /// The shares of a panorama computed on several threads, each stored once by its own thread.
 private final class Parts: Sendable {
-    private let parts: Mutex<[(points: [Panorama.Point], crossedVoid: Bool)]>
+    private let parts: Locked<[(points: [Panorama.Point], crossedVoid: Bool)]>
 
-    init(count: Int) { parts = Mutex(Array(repeating: ([], false), count: count)) }
+    init(count: Int) { parts = Locked(Array(repeating: ([], false), count: count)) }
 
     func store(_ i: Int, _ part: (points: [Panorama.Point], crossedVoid: Bool)) { parts.withLock { $0[i] = part } }
 

@@ -18,7 +18,7 @@ public struct PlaceSearch: Sendable {
         public var administrativeArea: String?
     }
 
-    /// The index file's name inside the project's `data/build/`.
+    /// The index file's name inside a data directory.
     public static let defaultIndexName = "search-index.bin"
     /// Environment variable naming the index file when no path is given.
     public static let environmentVariable = "TAPSEEK_SEARCH_INDEX"
@@ -32,10 +32,12 @@ public struct PlaceSearch: Sendable {
         self.geocoder = geocoder
     }
 
-    /// The index `$TAPSEEK_SEARCH_INDEX` names, else the project's `data/build/search-index.bin`.
+    /// The index `$TAPSEEK_SEARCH_INDEX` names, else `search-index.bin` in the first data
+    /// directory that holds one (see ``DataDirectories``).
     public static func defaultURL(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
         if let path = environment[environmentVariable], !path.isEmpty { return URL(fileURLWithPath: path) }
-        return Geocoder.defaultURL(environment: [:]).deletingLastPathComponent().appendingPathComponent(defaultIndexName)
+        return DataDirectories(environment: environment).file(named: defaultIndexName)
+            ?? URL(fileURLWithPath: "/usr/share/tapseek").appendingPathComponent(defaultIndexName)
     }
 
     /// Opens the index at ``defaultURL(environment:)`` and, when it is built, the reverse

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 extension Locator {
     /// Degrees between the azimuths of the DEM skyline a calibration fits against.
@@ -106,7 +105,7 @@ extension Locator {
                                         over: &terrain)
             return SkylineProfile(points: part.points, step: step)
         }
-        let parts = Mutex([[Panorama.Point]](repeating: [], count: shares))
+        let parts = Locked([[Panorama.Point]](repeating: [], count: shares))
         let catalog = self.catalog, geoid = self.geoid
         DispatchQueue.concurrentPerform(iterations: shares) { share in
             let azimuths = (first + share * count / shares)..<(first + (share + 1) * count / shares)

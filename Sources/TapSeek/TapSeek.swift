@@ -1,4 +1,3 @@
 // The public library: everything a caller needs comes through `import TapSeek`.
 @_exported import TapSeekCore
 @_exported import TapSeekGDAL
-@_exported import TapSeekGeodesic

@@ -1,6 +1,5 @@
 import Dispatch
 import Foundation
-import Synchronization
 
 /// How far to trust a located target: the reading's sensor errors sampled through the engine.
 ///
@@ -73,7 +72,7 @@ extension Locator {
         let count = max(sampling.samples, 1)
         let shares = max(1, min(jobs, count))
         // Each sample's target, if any, and whether its sightline hit: all that is kept of it.
-        let outcomes = Mutex([[(target: LocateResult.Target?, hit: Bool)]](repeating: [], count: shares))
+        let outcomes = Locked([[(target: LocateResult.Target?, hit: Bool)]](repeating: [], count: shares))
         var march = settings
         march.recordsProfile = false
         march.recordsTrack = false

@@ -1,4 +1,5 @@
 import Foundation
+import TapSeekCore
 
 /// One elevation raster of a catalog, described without reading its heights.
 ///
@@ -34,29 +35,21 @@ public struct DEMTile: Sendable, Hashable {
 }
 
 extension DEMTile {
-    /// A plain SRTM `.hgt` file described from its name and size alone, without opening it:
-    /// `N27E086.hgt` of 1201² or 3601² big-endian int16 posts covers 27–28° N, 86–87° E, posts
-    /// on whole degrees (pixel-is-point). Indexing a directory of tiles then costs no GDAL open;
-    /// a damaged file is still found, and skipped with a warning, when it is loaded. nil for any
-    /// other file, which GDAL then describes.
+    /// The driver name of tiles the catalog reads with the pure-Swift ``SRTMTile`` reader; the
+    /// name GDAL's own driver for the format has.
+    static let srtmDriver = "SRTMHGT"
+
+    /// An SRTM tile (`N27E086.hgt`, or `N27E086.hgt.zip`) described from its name and size
+    /// alone (for a zip, the size its directory gives the `.hgt` member), without GDAL: 1201² or
+    /// 3601² posts covering 27–28° N, 86–87° E, posts on whole degrees (pixel-is-point).
+    /// Indexing a directory of tiles then costs no GDAL open; a damaged file is still found,
+    /// and skipped with a warning, when it is loaded. nil for any other file, which GDAL then
+    /// describes.
     init?(srtmPath path: String) {
-        let name = (path as NSString).lastPathComponent.uppercased()
-        let bytes = name.utf8.map { $0 }
-        guard bytes.count == 11, name.hasSuffix(".HGT"),
-              bytes[0] == UInt8(ascii: "N") || bytes[0] == UInt8(ascii: "S"),
-              bytes[3] == UInt8(ascii: "E") || bytes[3] == UInt8(ascii: "W"),
-              let lat = Int(name.dropFirst(1).prefix(2)), let lon = Int(name.dropFirst(4).prefix(3)),
-              let size = (try? FileManager.default.attributesOfItem(atPath: path))?[.size] as? Int else { return nil }
-        let posts: Int
-        switch size {
-        case 1201 * 1201 * 2: posts = 1201
-        case 3601 * 3601 * 2: posts = 3601
-        default: return nil
-        }
-        let south = Double(bytes[0] == UInt8(ascii: "N") ? lat : -lat)
-        let west = Double(bytes[3] == UInt8(ascii: "E") ? lon : -lon)
+        let name = (path as NSString).lastPathComponent
+        guard let tile = SRTMTile(fileName: name), let posts = SRTMTile.postsPerSide(ofFile: path) else { return nil }
         let spacing = 1 / Double(posts - 1)
-        self.init(path: path, driver: "SRTMHGT", isProjected: false, north: south + 1, west: west,
+        self.init(path: path, driver: Self.srtmDriver, isProjected: false, north: Double(tile.south) + 1, west: Double(tile.west),
                   latitudeSpacing: spacing, longitudeSpacing: spacing, rows: posts, columns: posts)
     }
 }

@@ -1,9 +1,12 @@
 import Foundation
-import Synchronization
 import TapSeekCore
 
-/// Every elevation raster GDAL reads in a directory tree — SRTM `.hgt`/`.hgt.zip` (1″ and 3″),
+/// Every elevation raster in a directory tree — SRTM `.hgt`/`.hgt.zip` (1″ and 3″),
 /// GeoTIFF (geographic or projected), DTED, VRT, … — indexed by footprint and loaded lazily.
+///
+/// SRTM tiles named like `N27E086.hgt` or `N27E086.hgt.zip` are indexed and read by TapSeekCore's
+/// pure-Swift ``SRTMTile`` reader (the same posts GDAL reads, to the bit); every other raster
+/// through GDAL. A directory of SRTM tiles alone is served without a single GDAL call.
 ///
 /// Loaded tiles are immutable ``ElevationGrid`` values that any number of threads share; a cache
 /// with a memory budget evicts the least recently used. The catalog is `Sendable`: build one
@@ -20,7 +23,7 @@ public final class ElevationCatalog: Sendable {
 
     /// Tile indices per 1° cell of the world: `cells[(lat + 90) * 360 + (lon + 180)]`.
     private let cells: [[Int32]]
-    private let cache: Mutex<Cache>
+    private let cache: Locked<Cache>
 
     /// The default cache budget: 1 GiB holds ~180 3″ tiles or ~20 1″ tiles.
     public static let defaultMemoryBudget = 1 << 30
@@ -89,7 +92,7 @@ public final class ElevationCatalog: Sendable {
             }
         }
         self.cells = cells
-        cache = Mutex(Cache())
+        cache = Locked(Cache())
     }
 
     /// Whether a path (links followed) is a regular file.
@@ -128,13 +131,21 @@ public final class ElevationCatalog: Sendable {
     public func grid(tile index: Int) -> ElevationGrid? {
         let cached: ElevationGrid?? = cache.withLock { $0.grid(index) }
         if let cached { return cached }
-        let loaded: Result<ElevationGrid, GDALError>
-        do {
-            loaded = .success(try RasterFile(path: tiles[index].path).readGrid())
-        } catch {
-            loaded = .failure(error)
-        }
+        let loaded = Self.read(tiles[index])
         return cache.withLock { $0.store(index, loaded, budget: memoryBudget) }
+    }
+
+    /// Reads a tile's grid: SRTM tiles the catalog described from their name by the pure-Swift
+    /// reader, everything else through GDAL.
+    static func read(_ tile: DEMTile) -> Result<ElevationGrid, TerrainFileError> {
+        if tile.driver == DEMTile.srtmDriver {
+            return Result { () throws(TerrainFileError) in try SRTMTile.readGrid(path: tile.path) }
+        }
+        do {
+            return .success(try RasterFile(path: tile.path).readGrid())
+        } catch {
+            return .failure(TerrainFileError(path: error.path, message: error.message))
+        }
     }
 
     /// Why no height is known at a point although a tile's footprint covers it: the file was
@@ -166,7 +177,7 @@ public final class ElevationCatalog: Sendable {
 
     private struct Cache {
         var grids: [Int: (grid: ElevationGrid, lastUse: UInt64)] = [:]
-        var failures: [Int: GDALError] = [:]
+        var failures: [Int: TerrainFileError] = [:]
         var bytes = 0
         var clock: UInt64 = 0
 
@@ -179,7 +190,7 @@ public final class ElevationCatalog: Sendable {
             return entry.grid
         }
 
-        mutating func store(_ i: Int, _ loaded: Result<ElevationGrid, GDALError>, budget: Int) -> ElevationGrid? {
+        mutating func store(_ i: Int, _ loaded: Result<ElevationGrid, TerrainFileError>, budget: Int) -> ElevationGrid? {
             clock += 1
             if let entry = grids[i] {
                 grids[i]!.lastUse = clock

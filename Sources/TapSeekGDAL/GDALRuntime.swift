@@ -1,5 +1,4 @@
 import Foundation
-import CGDAL
 
 /// GDAL's process-wide state: only the raster drivers of elevation data registered, side files
 /// off, errors kept for reading right after the failing call rather than printed.
@@ -10,19 +9,30 @@ enum GDALRuntime {
     static let drivers: Set<String> = ["GTiff", "COG", "VRT", "MEM", "GTX", "SRTMHGT", "DTED", "AAIGrid", "GRASSASCIIGrid", "EHdr",
                                        "ENVI", "HFA", "USGSDEM", "GSAG", "GSBG", "GS7BG", "XYZ", "netCDF", "BT", "ERS"]
 
-    /// Touch before any GDAL call; runs once per process.
-    static let ready: Void = {
+    /// libgdal, loaded and set up on first use, once per process: only the drivers above
+    /// registered, side files off, errors kept for reading right after the failing call rather
+    /// than printed. A one-line reason when GDAL cannot be loaded.
+    static let library: Result<GDALLibrary, GDALLibrary.LoadError> = GDALLibrary.load().map { gdal in
         // The shared tiles are read-only; PAM would try to write .aux.xml files next to them.
-        CPLSetConfigOption("GDAL_PAM_ENABLED", "NO")
-        CPLSetConfigOption("CPL_LOG_ERRORS", "OFF")
+        gdal.setConfigOption("GDAL_PAM_ENABLED", "NO")
+        gdal.setConfigOption("CPL_LOG_ERRORS", "OFF")
         // Keep GDAL quiet on stderr: errors are read back with CPLGetLastErrorMsg.
-        CPLSetErrorHandler(CPLQuietErrorHandler)
-        GDALAllRegister()
-        for i in stride(from: GDALGetDriverCount() - 1, through: 0, by: -1) {
-            guard let driver = GDALGetDriver(i), let name = GDALGetDriverShortName(driver) else { continue }
-            if !drivers.contains(String(cString: name)) { GDALDeregisterDriver(driver) }
+        _ = gdal.setErrorHandler(gdal.quietErrorHandler)
+        gdal.allRegister()
+        for i in stride(from: gdal.driverCount() - 1, through: 0, by: -1) {
+            guard let driver = gdal.driver(i), let name = gdal.driverShortName(driver) else { continue }
+            if !drivers.contains(String(cString: name)) { gdal.deregisterDriver(driver) }
         }
-    }()
+        return gdal
+    }
+
+    /// The set-up library, or a ``GDALError`` naming the file that needed it.
+    static func library(for path: String) throws(GDALError) -> GDALLibrary {
+        switch library {
+        case .success(let gdal): return gdal
+        case .failure(let error): throw GDALError(path: path, message: error.message)
+        }
+    }
 
     /// Virtual file systems and URLs that reach the network: a raster naming one (a VRT's
     /// source, say) is refused before GDAL opens it.
@@ -43,8 +53,8 @@ enum GDALRuntime {
     }
 
     /// The last GDAL error message on this thread, or `fallback` when there is none.
-    static func lastError(or fallback: String) -> String {
-        guard let cString = CPLGetLastErrorMsg(), cString.pointee != 0 else { return fallback }
+    static func lastError(_ gdal: GDALLibrary, or fallback: String) -> String {
+        guard let cString = gdal.lastErrorMessage(), cString.pointee != 0 else { return fallback }
         return String(cString: cString)
     }
 }

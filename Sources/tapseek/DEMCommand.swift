@@ -17,7 +17,7 @@ struct DEMInfoCommand: ParsableCommand {
         abstract: "List the tiles of a DEM directory: footprint, resolution, size and void share (reads every tile)."
     )
 
-    @Argument(help: "DEM directory (default: $TAPSEEK_DEM, else the project's dem/).")
+    @Argument(help: "DEM directory (default: $TAPSEEK_DEM, else dem/ in the first TapSeek data directory: $TAPSEEK_DATA, the installation, XDG data dirs).")
     var directory: String?
 
     @Option(help: "Output format: text or json.")
@@ -26,7 +26,7 @@ struct DEMInfoCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument { case text, json }
 
     func run() throws {
-        let catalog = try ElevationCatalog(directory: directory ?? ProjectPaths.demDirectory, memoryBudget: 64 << 20)
+        let catalog = try ElevationCatalog(directory: directory ?? DefaultDEM.directory, memoryBudget: 64 << 20)
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         var out = OutputBuffer()
         if format == .text {

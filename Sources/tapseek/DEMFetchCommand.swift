@@ -1,6 +1,5 @@
 import ArgumentParser
 import Foundation
-import Synchronization
 import TapSeek
 
 /// `tapseek dem fetch N27E086 … | --bbox S,W,N,E`: downloads SRTM tiles into the DEM directory,
@@ -32,7 +31,7 @@ struct DEMFetchCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Every tile of a box: south,west,north,east in degrees (west > east crosses the antimeridian).")
     var bbox: String?
 
-    @Option(help: "Directory to store tiles in (default: $TAPSEEK_DEM, else the project's dem/).")
+    @Option(help: "Directory to store tiles in (default: $TAPSEEK_DEM, else dem/ in the first TapSeek data directory: $TAPSEEK_DATA, the installation, XDG data dirs).")
     var dem: String?
 
     @Option(help: "Tile URL with placeholders (default: $TAPSEEK_TILE_URL, else the AWS skadi layout).")
@@ -59,7 +58,7 @@ struct DEMFetchCommand: AsyncParsableCommand {
 
     func run() async throws {
         let (names, template) = try request()
-        let directory = dem ?? ProjectPaths.demDirectory
+        let directory = dem ?? DefaultDEM.directory
         let fetcher = TileFetcher(directory: directory, template: template)
         let display = FetchProgressDisplay()
         var counts = (stored: 0, present: 0, missing: 0)
@@ -116,7 +115,7 @@ struct DEMFetchCommand: AsyncParsableCommand {
 final class FetchProgressDisplay: Sendable {
     private let isTerminal = isatty(STDERR_FILENO) == 1
     /// Whether a live line is on screen and must be cleared before the next full line.
-    private let live = Mutex(false)
+    private let live = Locked(false)
 
     func show(_ event: TileFetchEvent) {
         switch event {

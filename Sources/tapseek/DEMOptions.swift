@@ -3,7 +3,7 @@ import TapSeek
 
 /// The options every command that reads terrain shares.
 struct DEMOptions: ParsableArguments {
-    @Option(name: .long, help: "Directory of elevation tiles (default: $TAPSEEK_DEM, else the project's dem/).")
+    @Option(name: .long, help: "Directory of elevation tiles (default: $TAPSEEK_DEM, else dem/ in the first TapSeek data directory: $TAPSEEK_DATA, the installation, XDG data dirs).")
     var dem: String?
 
     @Option(name: .long, parsing: .unconditional, help: "Memory budget for loaded tiles, MiB.")
@@ -13,7 +13,7 @@ struct DEMOptions: ParsableArguments {
         guard cacheMB > 0 else { throw ValidationError("--cache-mb must be positive, got \(cacheMB)") }
     }
 
-    var directory: String { dem ?? ProjectPaths.demDirectory }
+    var directory: String { dem ?? DefaultDEM.directory }
 
     /// Opens the catalog, printing one warning line per skipped file.
     func openCatalog() throws -> ElevationCatalog {

@@ -15,12 +15,13 @@ struct GeocodeCommand: AsyncParsableCommand {
         Longitudes outside ±180 wrap into [-180, 180) and are printed wrapped. \
         With --batch, reads CSV "lat,lon" lines on stdin and writes one JSON line per input line, \
         in order; a bad line gives {"line":N,"error":{"code","message"}} and the run goes on. \
-        The index comes from --index, else $TAPSEEK_GEOCODER, else the project's \
-        data/build/geocoder-index.bin (scripts/build-geocoder-index.sh builds it).
+        The index comes from --index, else $TAPSEEK_GEOCODER, else geocoder-index.bin in the first \
+        TapSeek data directory ($TAPSEEK_DATA, the installation, XDG data dirs; \
+        scripts/build-geocoder-index.sh builds it).
         """
     )
 
-    @Option(help: "The geocoder index file (default: $TAPSEEK_GEOCODER, else data/build/geocoder-index.bin).")
+    @Option(help: "The geocoder index file (default: $TAPSEEK_GEOCODER, else geocoder-index.bin in the first TapSeek data directory).")
     var index: String?
 
     @Flag(help: "Read CSV lat,lon lines from stdin; write one JSON line per input line.")

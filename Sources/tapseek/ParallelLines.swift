@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 import TapSeek
 
 /// Lines of stdin transformed on all cores and written to stdout **in input order**: the
@@ -43,7 +42,7 @@ struct ParallelLines<State: Sendable>: Sendable {
     /// Block output buffers, reused: a fresh 1 MiB buffer per block would be a fresh mapping
     /// whose pages fault in one by one (measured: 7× the page faults, +20 % CPU).
     private final class BufferPool: Sendable {
-        private let free = Mutex<[OutputBuffer]>([])
+        private let free = Locked<[OutputBuffer]>([])
         func take() -> OutputBuffer { free.withLock { $0.popLast() } ?? OutputBuffer() }
         func give(_ buffer: OutputBuffer) { free.withLock { $0.append(buffer) } }
     }

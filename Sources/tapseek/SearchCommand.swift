@@ -13,7 +13,7 @@ struct SearchCommand: ParsableCommand {
             errors do not matter ("zurich", "Zuerich" and "Zurch" find Zürich). Ranked by match quality, then \
             the order of magnitude of the population, then the distance to --near, then the population. An \
             empty query, or one that matches nothing, prints nothing and succeeds. The index comes from \
-            --index, else $TAPSEEK_SEARCH_INDEX, else the project's data/build/search-index.bin \
+            --index, else $TAPSEEK_SEARCH_INDEX, else search-index.bin in the first TapSeek data directory ($TAPSEEK_DATA, the installation, XDG data dirs) \
             (scripts/build-search-index.sh builds it).
             """
     )

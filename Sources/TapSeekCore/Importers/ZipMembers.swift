@@ -49,6 +49,40 @@ public struct ZipMembers: LogMembers {
         }
     }
 
+    /// The decompressed size the archive's directory gives for member `name`; nil when absent.
+    public func uncompressedSize(of name: String) -> Int? { entries[name]?.uncompressedSize }
+
+    /// The whole decompressed member `name`, its CRC-32 and length checked.
+    /// - Throws: `.unreadable` when the member is absent, damaged, or larger than `limit` bytes.
+    public func contents(of name: String, limit: Int) throws(ImportError) -> [UInt8] {
+        guard let entry = entries[name] else { throw ImportError(.unreadable, "\(archive.path): no member \(name)") }
+        guard entry.uncompressedSize <= limit else {
+            throw ImportError(.unreadable, "\(archive.path): \(name) holds \(entry.uncompressedSize) bytes, more than \(limit)")
+        }
+        do throws(StreamReadError) {
+            var source = try archive.stream(entry)
+            // One byte more than the directory promises, so that a longer stream is caught by the
+            // length check at its end rather than cut short.
+            var out = [UInt8](repeating: 0, count: entry.uncompressedSize + 1)
+            var filled = 0
+            while true {
+                let result = out.withUnsafeMutableBytes { raw in
+                    Result { () throws(StreamReadError) in
+                        try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[filled...]))
+                    }
+                }
+                let n = try result.get()
+                if n == 0 { break }
+                filled += n
+                guard filled < out.count else { throw StreamReadError(message: "\(archive.path): \(name): damaged (longer than the archive directory says)") }
+            }
+            out.removeLast(out.count - filled)
+            return out
+        } catch {
+            throw ImportError(.unreadable, error.message)
+        }
+    }
+
     private enum Signature {
         static let localHeader: UInt32 = 0x0403_4B50
         static let centralHeader: UInt32 = 0x0201_4B50

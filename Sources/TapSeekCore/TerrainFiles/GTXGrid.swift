@@ -1,0 +1,74 @@
+/// A vertical-datum grid in NOAA's GTX format, read without GDAL: the geoid undulations PROJ
+/// ships as `egm96_15.gtx`.
+///
+/// The format (NOAA VDatum; as GDAL's GTX driver reads it): a 40-byte big-endian header —
+/// latitude and longitude of the south-west post, latitude and longitude spacing (Float64,
+/// degrees), then rows and columns (Int32) — followed by the rows from south to north, each
+/// west to east, as big-endian Float32 (Float64 when the file's size says so). −88.8888 marks a
+/// post without value.
+public enum GTXGrid {
+    /// The value GTX files use for a post without value.
+    public static let missingValue: Float = -88.8888
+    /// The header's length, bytes.
+    static let headerLength = 40
+    /// The largest grid read (a global 1′ grid is 10 801 × 21 601 × 4 bytes ≈ 933 MB).
+    public static let byteLimit = 1 << 30
+
+    /// Reads the grid at `path` as an ``ElevationGrid`` (north row first, missing posts NaN), with
+    /// the same lattice GDAL's GTX driver reports for it.
+    /// - Throws: ``TerrainFileError`` when the file cannot be read or its header and size disagree.
+    public static func readGrid(path: String) throws(TerrainFileError) -> ElevationGrid {
+        try grid(bytes: FileBytes.read(path: path, limit: byteLimit), path: path)
+    }
+
+    /// The grid from a GTX file's bytes.
+    public static func grid(bytes: [UInt8], path: String) throws(TerrainFileError) -> ElevationGrid {
+        guard bytes.count >= headerLength else {
+            throw TerrainFileError(path: path, message: "is shorter than a GTX header (40 bytes)")
+        }
+        func u64(_ at: Int) -> UInt64 { (0..<8).reduce(0) { $0 << 8 | UInt64(bytes[at + $1]) } }
+        func u32(_ at: Int) -> UInt32 { (0..<4).reduce(0) { $0 << 8 | UInt32(bytes[at + $1]) } }
+        let south = Double(bitPattern: u64(0)), west = Double(bitPattern: u64(8))
+        let latitudeStep = Double(bitPattern: u64(16)), longitudeStep = Double(bitPattern: u64(24))
+        let rows = Int(Int32(bitPattern: u32(32))), columns = Int(Int32(bitPattern: u32(36)))
+        guard rows >= 2, columns >= 2, latitudeStep > 0, longitudeStep > 0, south.isFinite, west.isFinite else {
+            throw TerrainFileError(path: path, message: "has an invalid GTX header (\(rows) × \(columns) posts, spacing \(latitudeStep)° × \(longitudeStep)°)")
+        }
+        let posts = rows * columns
+        let width: Int
+        switch bytes.count - headerLength {
+        case posts * 4: width = 4
+        case posts * 8: width = 8
+        default:
+            throw TerrainFileError(path: path, message: "holds \(bytes.count) bytes, not the 40 + \(posts) × 4 (or × 8) of its \(rows) × \(columns) posts")
+        }
+        var heights = [Float](repeating: 0, count: posts)
+        bytes.withUnsafeBufferPointer { b in
+            heights.withUnsafeMutableBufferPointer { h in
+                for fileRow in 0..<rows {
+                    // The file runs south to north, the grid north to south.
+                    let gridRow = rows - 1 - fileRow
+                    for c in 0..<columns {
+                        var at = headerLength + (fileRow * columns + c) * width
+                        var bits: UInt64 = 0
+                        for _ in 0..<width {
+                            bits = bits << 8 | UInt64(b[at])
+                            at += 1
+                        }
+                        let value = width == 4 ? Float(bitPattern: UInt32(truncatingIfNeeded: bits)) : Float(Double(bitPattern: bits))
+                        h[gridRow * columns + c] = value == missingValue ? .nan : value
+                    }
+                }
+            }
+        }
+        // GDAL's GTX driver turns the header into an area geotransform, half a cell beyond the
+        // outer posts, and TapSeekGDAL's RasterFile moves back by half a cell: the same
+        // arithmetic here gives bit-identical post coordinates.
+        let originNorth = south + latitudeStep * Double(rows - 1) + latitudeStep * 0.5
+        let originWest = west - longitudeStep * 0.5
+        let rowStep = -latitudeStep
+        return ElevationGrid(north: originNorth + 0.5 * rowStep, west: originWest + 0.5 * longitudeStep,
+                             latitudeSpacing: -rowStep, longitudeSpacing: longitudeStep,
+                             rows: rows, columns: columns, heights: heights)
+    }
+}

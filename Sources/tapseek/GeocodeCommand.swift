@@ -134,12 +134,22 @@ enum GeocodeRecord {
         guard let value else { return }
         record.append(key)
         // Names rarely hold a quote, a backslash or a control character; copy them whole unless so.
-        if value.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+        if needsEscaping(value) {
             record.appendJSONString(String(decoding: value, as: UTF8.self))
         } else {
             record.append(byte: UInt8(ascii: "\""))
             record.append(value)
             record.append(byte: UInt8(ascii: "\""))
         }
+    }
+
+    /// Whether JSON needs any of these bytes escaped (a quote, a backslash, a control character).
+    @inline(__always) private static func needsEscaping(_ value: UnsafeRawBufferPointer) -> Bool {
+        guard let base = value.baseAddress else { return false }
+        for i in 0..<value.count {
+            let byte = base.load(fromByteOffset: i, as: UInt8.self)
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { return true }
+        }
+        return false
     }
 }

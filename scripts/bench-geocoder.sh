@@ -37,10 +37,12 @@ PY
 import json, sys
 n = int(sys.argv[1]); kept = 0
 for line in sys.stdin:
+    # Read to the end: leaving early would kill tapseek with SIGPIPE, and pipefail this script.
+    if kept == n:
+        continue
     r = json.loads(line)
     if "isoCountryCode" in r:
         print(r["latitude"], r["longitude"], sep=","); kept += 1
-        if kept == n: break
 ' "$count" >"$points"
 fi
 echo "points: $(wc -l <"$points") (uniform on the sphere, in a country)"

@@ -422,6 +422,13 @@ def vertical_crossings(x1, y1, x2, y2, ex, south, qy):
     return straddle & (yi > south) & (yi <= qy)
 
 
+def index_ranges(starts, lengths):
+    """The concatenation of np.arange(s, s + n) over pairs (s, n)."""
+    lengths = np.asarray(lengths, dtype=np.int64)
+    return (np.repeat(np.asarray(starts, dtype=np.int64) - (np.cumsum(lengths) - lengths), lengths)
+            + np.arange(int(lengths.sum()), dtype=np.int64))
+
+
 # ---------------------------------------------------------------------------------------------
 # One polygon layer
 
@@ -762,6 +769,53 @@ class Layer:
         if per_leaf.max(initial=0) > 0xFFFF:
             raise ValueError("too many candidates in one leaf")
 
+    # -- pruning -----------------------------------------------------------------------------
+
+    def prune(self, cells):
+        """Empties the top cells in the mask `cells` and drops the nodes and leaves that only
+        they reached (a layer consulted nowhere there; its pure cells cost nothing and stay)."""
+        grid = self.grid.astype(np.int64)
+        grid[cells & ((grid & 0xC0000000) >= TAG_NODE)] = TAG_EMPTY
+        nodes = self.nodes.astype(np.int64)
+        node_kept = np.zeros(len(nodes) // 4, dtype=bool)
+        leaf_kept = np.zeros(self.leaf_total, dtype=bool)
+        codes = grid
+        while len(codes):
+            tag = codes & 0xC0000000
+            payload = codes & 0x3FFFFFFF
+            leaf_kept[payload[tag == TAG_LEAF]] = True
+            inner = payload[tag == TAG_NODE]
+            node_kept[inner] = True
+            codes = nodes[(4 * inner[:, None] + np.arange(4)).ravel()]
+        new_node = np.cumsum(node_kept) - 1
+        new_leaf = np.cumsum(leaf_kept) - 1
+
+        def renumbered(codes):
+            tag = codes & 0xC0000000
+            payload = codes & 0x3FFFFFFF
+            out = codes.copy()
+            out[tag == TAG_NODE] = TAG_NODE | new_node[payload[tag == TAG_NODE]]
+            out[tag == TAG_LEAF] = TAG_LEAF | new_leaf[payload[tag == TAG_LEAF]]
+            return out
+
+        self.grid = renumbered(grid).astype(np.uint32)
+        self.nodes = renumbered(nodes.reshape(-1, 4)[node_kept].ravel()).astype(np.uint32)
+        kept = np.flatnonzero(leaf_kept)
+        per_leaf = self.leaf_candidate_count[kept]
+        candidates = index_ranges(self.leaf_first_candidate[kept], per_leaf)
+        runs_of = np.diff(np.r_[self.cand_first_run, len(self.runs_start)])[candidates]
+        runs = index_ranges(self.cand_first_run[candidates], runs_of)
+        self.runs_start = self.runs_start[runs]
+        self.runs_count = self.runs_count[runs]
+        self.cand_first_run = np.cumsum(runs_of) - runs_of
+        self.cand_owner = self.cand_owner[candidates]
+        self.cand_status = self.cand_status[candidates]
+        self.leaf_candidate_count = per_leaf
+        self.leaf_first_candidate = np.cumsum(per_leaf) - per_leaf
+        self.leaf_background = self.leaf_background[kept]
+        self.leaf_total = len(kept)
+        log(f"  pruned to {self.leaf_total} leaves, {len(self.nodes) // 4} internal nodes")
+
     # -- serialising -------------------------------------------------------------------------
 
     def sections(self, prefix):
@@ -1074,6 +1128,17 @@ def main():
         layer = Layer([z["rings"] if zone_layer_of[i] == k else [] for i, z in enumerate(zones)], zone_rank)
         layer.build()
         zone_layers.append(layer)
+
+    # The DCW layer answers only where no zone does; a top cell that some zone (not an override,
+    # which needs its base zone) holds whole never reaches it, so its DCW borders are dropped.
+    log("pruning the DCW layer to where zones may leave a gap")
+    plain_zone = np.array([z["base"] < 0 for z in zones])
+    zone_answers = np.zeros(ROWS * COLUMNS, dtype=bool)
+    for layer in zone_layers:
+        codes = layer.grid.astype(np.int64)
+        whole = (codes & 0xC0000000) == TAG_OWNER
+        zone_answers |= whole & plain_zone[np.where(whole, codes & 0x3FFFFFFF, 0)]
+    country_layer.prune(zone_answers)
 
     def country_at(px, py):
         """The country at a point by the Swift look-up's rules (GeocoderIndex.country)."""

@@ -345,6 +345,49 @@ struct GeocoderTests {
         #expect(share >= 0.999)
     }
 
+    /// The locality is the nearest GeoNames place of the point's country, found by brute force
+    /// over the places' own coordinates: on points uniform on the sphere and points within a few
+    /// kilometres of places (where the nearest-place grid's lists are longest).
+    @Test func localityIsTheNearestPlaceByBruteForce() throws {
+        let text = try String(contentsOf: GeocoderFixture.placesURL, encoding: .utf8)
+        var byCountry: [String: [SIMD3<Double>]] = [:]
+        var all: [(Double, Double)] = []
+        for line in text.split(whereSeparator: \.isNewline).dropFirst() {
+            let fields = Self.csvFields(line)
+            guard fields.count == 6, let lat = Double(fields[0]), let lon = Double(fields[1]) else { continue }
+            byCountry[fields[5], default: []].append(Ellipsoid.wgs84.reducedUnitVector(latitude: lat, longitude: lon))
+            all.append((lat, lon))
+        }
+        var state: UInt64 = 16
+        func next() -> Double {
+            // SplitMix64 (Steele, Lea, Flood 2014).
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+        }
+        var checked = 0
+        for k in 0..<4000 {
+            var latitude = asin(2 * next() - 1) * 180 / .pi, longitude = 360 * next() - 180
+            if k % 2 == 1 {
+                let place = all[Int(next() * Double(all.count))]
+                latitude = min(90, max(-90, place.0 + 0.06 * next() - 0.03))
+                longitude = place.1 + 0.06 * next() - 0.03
+            }
+            let placemark = try geocoder.placemark(latitude: latitude, longitude: longitude)
+            guard let iso = placemark.isoCountryCode, let candidates = byCountry[iso] else { continue }
+            let q = Ellipsoid.wgs84.reducedUnitVector(latitude: latitude, longitude: longitude)
+            let nearest = candidates.min { (($0 - q) * ($0 - q)).sum() < (($1 - q) * ($1 - q)).sum() }!
+            let distance = Ellipsoid.wgs84.lambertDistance(q, nearest)
+            // The index stores places in single precision: about half a metre.
+            #expect(abs((placemark.localityDistance ?? .infinity) - distance) < 2,
+                    "(\(latitude), \(longitude)) \(iso): \(placemark.locality ?? "none") at \(placemark.localityDistance ?? .nan) m, nearest at \(distance) m")
+            checked += 1
+        }
+        #expect(checked > 2000)
+    }
+
     /// The fields of one line of rg_cities1000.csv (quoted fields may hold commas).
     static func csvFields(_ line: Substring) -> [String] {
         var fields: [String] = [], current = "", quoted = false

@@ -50,6 +50,8 @@ public struct GeocoderIndex: Sendable {
     private let regionNameIDs: [UInt32]
     private let countryPlaces: [Range<Int>]
     private let regionNames: [String?]
+    /// Time-zone names, built once: most are longer than a `String` holds without allocating.
+    private let zoneNames: [String?]
     /// Owner number of the country each region belongs to, or −1.
     private let regionCountry: [Int]
     /// The `META` section: build parameters and the sources' versions, as JSON text.
@@ -78,6 +80,7 @@ public struct GeocoderIndex: Sendable {
         regionNameIDs = parts.regionNameIDs
         countryPlaces = parts.countryPlaces
         regionNames = parts.regionNames
+        zoneNames = parts.zoneNames
         regionCountry = parts.regionCountry
         metadata = parts.metadata
     }
@@ -95,6 +98,7 @@ public struct GeocoderIndex: Sendable {
         var regionNameIDs: [UInt32] = []
         var countryPlaces: [Range<Int>] = []
         var regionNames: [String?] = []
+        var zoneNames: [String?] = []
         var regionCountry: [Int] = []
         var metadata: String
 
@@ -151,6 +155,7 @@ public struct GeocoderIndex: Sendable {
                 let country = raw.loadUnaligned(fromByteOffset: at + 4, as: UInt16.self)
                 regionCountry.append(country == PolygonLayer.noOwner || Int(country) >= countryCount ? -1 : Int(country))
             }
+            zoneNames = zones.nameIDs.map { Self.string(raw, $0, offsets: stringOffsets, bytes: stringBytes, count: stringCount) }
         }
 
         static func string(_ raw: UnsafeRawBufferPointer, _ id: UInt32, offsets: Int, bytes: Int, count: Int) -> String? {
@@ -190,7 +195,7 @@ public struct GeocoderIndex: Sendable {
     public func placemark(_ reference: PlacemarkReference) -> Placemark {
         var placemark = Placemark()
         let z = Int(reference.zone)
-        if z >= 0, z < zones.count { placemark.timeZone = data.withUnsafeBytes { string($0, zones.nameIDs[z]) } }
+        if z >= 0, z < zoneNames.count { placemark.timeZone = zoneNames[z] }
         let c = Int(reference.country)
         guard c >= 0, c < countryCodes.count else { return placemark }
         placemark.isoCountryCode = countryCodes[c]

@@ -92,7 +92,8 @@ def parse_arguments(argv):
     parser.add_argument("--tapseek", help="tapseek binary on every executor, or the name it is shipped under "
                                           "(default: this checkout's .build/release/tapseek, else tapseek on PATH)")
     parser.add_argument("--geocoder", help="geocoder index on every executor, or its shipped name "
-                                           "(default: $TAPSEEK_GEOCODER, else tapseek's own default)")
+                                           "(default: $TAPSEEK_GEOCODER, else this checkout's data/build/geocoder-index.bin, "
+                                           "else tapseek's own default)")
     parser.add_argument("--partitions", type=int, help="tapseek processes to split the readings over "
                                                        "(default: twice the default parallelism, more for big logs)")
     parser.add_argument("--log-level", default="FATAL",
@@ -497,6 +498,11 @@ def resources(spark, args):
         built = os.path.join(here, "..", ".build", "release", "tapseek")
         tapseek = os.path.abspath(built) if os.path.exists(built) else (shutil.which("tapseek") or "tapseek")
     geocoder = args.geocoder or os.environ.get("TAPSEEK_GEOCODER") or None
+    if geocoder is None:
+        # This checkout's index, as for the binary above: a shipped tapseek runs outside the
+        # checkout, where its own data lookup would not find the index.
+        built_index = os.path.join(here, "..", "data", "build", "geocoder-index.bin")
+        geocoder = os.path.abspath(built_index) if os.path.exists(built_index) else None
     chosen = {"tapseek": tapseek, "dem": args.dem, "geocoder": geocoder}
     for key, path in chosen.items():
         if path is None:

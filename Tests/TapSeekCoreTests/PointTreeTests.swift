@@ -40,6 +40,17 @@ struct PointTreeTests {
         }
     }
 
+    /// Several ranks from one search equal each rank searched alone.
+    @Test func ranksTogetherEqualRanksAlone() {
+        for (name, points) in Self.clouds() {
+            let tree = PointTree(points)
+            let together = tree.nearestDistances(ranks: [20, 2, 1])
+            #expect(together[0] == tree.kthNearestDistances(k: 20), "\(name)")
+            #expect(together[1] == tree.kthNearestDistances(k: 2), "\(name)")
+            #expect(together[2] == tree.kthNearestDistances(k: 1), "\(name)")
+        }
+    }
+
     @Test(arguments: [0.0, 3.0, 40.0, 400.0])
     func groupsAreTheComponentsOfTheLinkGraph(link: Double) {
         for (name, points) in Self.clouds() {

@@ -65,10 +65,16 @@ struct PointTree {
 
     /// Each point's distance to its k-th nearest other point (0 when k = 0), indexed like the
     /// points given to ``init(_:)``.
-    func kthNearestDistances(k: Int) -> [Double] {
-        var result = [Double](repeating: 0, count: count)
-        guard k > 0, count > 1 else { return result }
-        let k = min(k, count - 1)
+    func kthNearestDistances(k: Int) -> [Double] { nearestDistances(ranks: [k])[0] }
+
+    /// For each rank r (1 = the nearest), each point's distance to its r-th nearest other point
+    /// (ranks past the other points count as the farthest; 0 when there is none), found in one
+    /// search.
+    func nearestDistances(ranks: [Int]) -> [[Double]] {
+        var results = ranks.map { _ in [Double](repeating: 0, count: count) }
+        guard let deepest = ranks.max(), deepest > 0, count > 1 else { return results }
+        let k = min(deepest, count - 1)
+        let ranks = ranks.map { min($0, k) }
         var nearest = [Double](repeating: .infinity, count: k)
         xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
@@ -84,14 +90,16 @@ struct PointTree {
                             let dx = xs[place] - previous.x, dy = ys[place] - previous.y
                             let bound = (previous.distance + (dx * dx + dy * dy).squareRoot()) * (1 + 1e-9) + 1e-9
                             let distance = search.kthNearestSquared(of: place, within: bound).squareRoot()
-                            result[ids[place]] = distance
+                            for (i, rank) in ranks.enumerated() where rank > 0 {
+                                results[i][ids[place]] = rank == k ? distance : nearest[rank - 1].squareRoot()
+                            }
                             previous = (xs[place], ys[place], distance)
                         }
                     }
                 }
             }
         }
-        return result
+        return results
     }
 
     /// The k nearest squared distances from one point of the tree to the others, kept ascending.

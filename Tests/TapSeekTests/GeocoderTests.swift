@@ -358,15 +358,8 @@ struct GeocoderTests {
             byCountry[fields[5], default: []].append(Ellipsoid.wgs84.reducedUnitVector(latitude: lat, longitude: lon))
             all.append((lat, lon))
         }
-        var state: UInt64 = 16
-        func next() -> Double {
-            // SplitMix64 (Steele, Lea, Flood 2014).
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-        }
+        var random = SplitMix64(seed: 16)
+        func next() -> Double { random.nextUnit() }
         var checked = 0
         for k in 0..<4000 {
             var latitude = asin(2 * next() - 1) * 180 / .pi, longitude = 360 * next() - 180

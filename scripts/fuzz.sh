@@ -16,6 +16,7 @@
 #   coordinates   `elevation --batch` / `geocode --batch` lat,lon lines (CoordinateLine)
 #   geocoder      the geocoder index loader and its look-ups (GeocoderIndex)
 #   polyline      the polyline codec
+#   gtx           the GTX geoid grid reader (GTXGrid)
 #
 # Everything goes to .build-fuzz/ (git-ignored): the binaries, each target's growing corpus
 # (<target>-corpus), the seeds it starts from (<target>-seeds, rebuilt every run from the sample
@@ -29,7 +30,7 @@
 # first run; the fuzzers themselves run at nice 19.
 set -euo pipefail
 
-all_targets=(reading aim sensorlog sensorlogger phyphox gpslogger csv coordinates geocoder polyline)
+all_targets=(reading aim sensorlog sensorlogger phyphox gpslogger csv coordinates geocoder polyline gtx)
 seconds="${1:?usage: scripts/fuzz.sh SECONDS [TARGET...] (targets: ${all_targets[*]})}"
 shift
 targets=("$@")
@@ -52,6 +53,7 @@ source_file() {
         coordinates) echo CoordinateLineFuzz ;;
         geocoder) echo GeocoderIndexFuzz ;;
         polyline) echo PolylineFuzz ;;
+        gtx) echo GTXGridFuzz ;;
         *) echo "unknown target $1 (targets: ${all_targets[*]})" >&2; return 1 ;;
     esac
 }
@@ -201,6 +203,16 @@ sections = [
 ]
 with open(sys.argv[1], "wb") as f:
     f.write(b"\x01" + b"".join(struct.pack("<H", len(s)) + s for s in sections))
+PY
+            ;;
+        gtx)
+            # A 3 × 2 grid with a missing post, and one whose header claims more than it holds.
+            python3 - "$dir" <<'PY'
+import struct, sys
+def gtx(rows, columns, values):
+    return struct.pack(">4d2i", -10.0, 20.0, 0.5, 0.5, rows, columns) + b"".join(struct.pack(">f", v) for v in values)
+open(sys.argv[1] + "/small", "wb").write(gtx(3, 2, [1, 2, 3, -88.8888, 5, 6]))
+open(sys.argv[1] + "/short", "wb").write(gtx(300, 200, [1, 2]))
 PY
             ;;
         polyline)

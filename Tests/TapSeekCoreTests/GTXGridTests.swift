@@ -29,4 +29,29 @@ struct GTXGridTests {
         #expect(throws: TerrainFileError.self) { try GTXGrid.grid(bytes: bytes, path: "t.gtx") }
         #expect(throws: TerrainFileError.self) { try GTXGrid.grid(bytes: Array(bytes.prefix(20)), path: "t.gtx") }
     }
+
+    /// A header whose post count overflows when multiplied out (a corrupt or hostile file) is
+    /// refused with an error, not a trap.
+    @Test func aHeaderTooLargeToMultiplyOutIsRefused() {
+        for (rows, columns) in [(Int(Int32.max), Int(Int32.max)), (1 << 30, 1 << 30), (Int(Int32.max), 2)] {
+            let bytes = Self.gtx(south: 0, west: 0, step: 1, rows: rows, columns: columns, values: [1, 2])
+            #expect(throws: TerrainFileError.self) { try GTXGrid.grid(bytes: bytes, path: "t.gtx") }
+        }
+    }
+
+    /// A header whose lattice leaves the globe, or whose spacing is too fine to count posts per
+    /// degree, is refused: such a grid would answer NaN positions (found by `scripts/fuzz.sh`).
+    @Test func aLatticeOffTheGlobeIsRefused() {
+        let values: [Float] = [1, 2, 3, 4]
+        for (south, west, step) in [(-10.0, 20.0, 1e300), (-10.0, 20.0, 1e-310), (89.5, 0.0, 1.0), (-91.0, 0.0, 0.5),
+                                    (0.0, 1e6, 0.5), (0.0, 0.0, 400.0), (Double.infinity, 0.0, 1.0)] {
+            let bytes = Self.gtx(south: south, west: west, step: step, rows: 2, columns: 2, values: values)
+            #expect(throws: TerrainFileError.self, "south \(south), west \(west), step \(step)") {
+                try GTXGrid.grid(bytes: bytes, path: "t.gtx")
+            }
+        }
+        // A global grid's extremes are fine: −90…90 and once round with the repeated column.
+        let global = Self.gtx(south: -90, west: -180, step: 180, rows: 2, columns: 3, values: [1, 2, 1, 3, 4, 3])
+        #expect((try? GTXGrid.grid(bytes: global, path: "t.gtx")) != nil)
+    }
 }

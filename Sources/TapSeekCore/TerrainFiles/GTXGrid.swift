@@ -31,12 +31,24 @@ public enum GTXGrid {
         let south = Double(bitPattern: u64(0)), west = Double(bitPattern: u64(8))
         let latitudeStep = Double(bitPattern: u64(16)), longitudeStep = Double(bitPattern: u64(24))
         let rows = Int(Int32(bitPattern: u32(32))), columns = Int(Int32(bitPattern: u32(36)))
-        guard rows >= 2, columns >= 2, latitudeStep > 0, longitudeStep > 0, south.isFinite, west.isFinite else {
-            throw TerrainFileError(path: path, message: "has an invalid GTX header (\(rows) × \(columns) posts, spacing \(latitudeStep)° × \(longitudeStep)°)")
+        // A latitude/longitude lattice on the globe: from the south pole at most to the north
+        // pole, at most once round (plus the column that repeats the first), spacing no finer
+        // than a nanodegree (so that posts per degree stay finite).
+        let north = south + latitudeStep * Double(rows - 1)
+        guard rows >= 2, columns >= 2, latitudeStep >= 1e-9, longitudeStep >= 1e-9,
+              south >= -90 - 1e-9, north <= 90 + 1e-9, abs(west) <= 360,
+              longitudeStep * Double(columns - 1) <= 360 + longitudeStep else {
+            throw TerrainFileError(path: path, message: "has an invalid GTX header (\(rows) × \(columns) posts from \(south)°, \(west)°, spacing \(latitudeStep)° × \(longitudeStep)°)")
         }
-        let posts = rows * columns
+        // Multiplied out only when the data could hold the posts (a hostile header could
+        // overflow the product).
+        let payload = bytes.count - headerLength
+        let (posts, overflow) = rows.multipliedReportingOverflow(by: columns)
+        guard !overflow, posts <= payload / 4 else {
+            throw TerrainFileError(path: path, message: "holds \(bytes.count) bytes, too few for the \(rows) × \(columns) posts of its header")
+        }
         let width: Int
-        switch bytes.count - headerLength {
+        switch payload {
         case posts * 4: width = 4
         case posts * 8: width = 8
         default:

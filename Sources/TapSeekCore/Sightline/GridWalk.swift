@@ -104,7 +104,8 @@ extension RayPath {
     /// A block of a level is skipped when `visitor.mayMatter` says its maximum cannot matter
     /// over the stretch of ray above it; otherwise the walk goes down a level, and at level 0
     /// walks the block's cells in order (Amanatides–Woo), handing each to the visitor. After a
-    /// block it climbs a level again. Tiles are left and entered as the track crosses them.
+    /// block it climbs a level when the track leaves that block's parent, and keeps its level
+    /// from one segment to the next. Tiles are left and entered as the track crosses them.
     ///
     /// `gridContaining` answers the grid holding a point (``TerrainGrids/grid(containing:longitude:)``):
     /// a closure rather than a generic terrain, so that the walk is specialised for its visitor
@@ -158,7 +159,7 @@ extension RayPath {
         // The block last left, skipped or walked: the walk climbs a level only when it leaves
         // that block's parent too (the parent it came down from mattered; its other blocks are
         // taken one by one).
-        var left: (level: Int, row: Int, column: Int)?
+        var left: (row: Int, column: Int)?
         // Undulation at the start of the next cell, carried from the previous cell's exit.
         var undulation = (at: Double.nan, value: 0.0)
         // Where the track runs one way along an axis over the whole stretch (nearly always: it
@@ -193,7 +194,7 @@ extension RayPath {
                 if !visitor.mayMatter(maximum: maximum, segment: segment, from: u, to: uExit),
                    visitor.crossedVoid || !pyramid.hasVoid(level: level, row: br, column: bc) {
                     u = uExit
-                    left = (level, br, bc)
+                    left = (br, bc)
                     continue
                 }
                 if level > 0 {
@@ -226,7 +227,7 @@ extension RayPath {
                     v = vExit
                 }
                 u = uExit
-                left = (level, br, bc)
+                left = (br, bc)
             }
             return .finished(segment.start + uEnd)
         }

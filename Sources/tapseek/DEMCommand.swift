@@ -26,7 +26,7 @@ struct DEMInfoCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument { case text, json }
 
     func run() throws {
-        let catalog = try ElevationCatalog(directory: directory ?? DefaultDEM.directory, memoryBudget: 64 << 20)
+        let catalog = try ElevationCatalog(directory: directory ?? DefaultDEM.directory, memoryBudget: 64 << 20, rasterReader: .gdal)
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         var out = OutputBuffer()
         if format == .text {

@@ -17,7 +17,7 @@ struct DEMOptions: ParsableArguments {
 
     /// Opens the catalog, printing one warning line per skipped file.
     func openCatalog() throws -> ElevationCatalog {
-        let catalog = try ElevationCatalog(directory: directory, memoryBudget: cacheMB << 20)
+        let catalog = try ElevationCatalog(directory: directory, memoryBudget: cacheMB << 20, rasterReader: .gdal)
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         return catalog
     }

@@ -8,7 +8,7 @@ import TapSeekTestSupport
 /// data's README lists for each summit (official height → SRTM post), i.e. independent truth.
 @Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"))
 struct ElevationCatalogTests {
-    static let catalog: ElevationCatalog? = try? ElevationCatalog(directory: SharedData.dem.path)
+    static let catalog: ElevationCatalog? = try? ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal)
 
     func sampler() throws -> TerrainSampler {
         let catalog = try #require(Self.catalog, Comment(rawValue: SharedData.missing(SharedData.dem)))
@@ -102,7 +102,7 @@ struct ElevationCatalogTests {
     @Test func webMercatorCopyAgreesWithTheHGTTile() throws {
         let directory = try SharedData.temporaryDirectory("mercator")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let hgt = try ElevationCatalog(directory: SharedData.dem.path)
+        let hgt = try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal)
         let hgtIndex = try #require(hgt.tiles.firstIndex { $0.path.hasSuffix("N43E006.hgt") })
         let reference = try #require(hgt.grid(tile: hgtIndex))
         let mercatorIndex = try #require(hgt.tiles.firstIndex { $0.path.hasSuffix("N43E006_3857.tiff") })
@@ -142,8 +142,8 @@ struct ElevationCatalogTests {
             try SharedData.run("gdal_translate", ["-q", "-of", "GTiff", "-srcwin"] + window.map(String.init)
                 + [source.path, quarters.appendingPathComponent("\(name).tif").path])
         }
-        var a = TerrainSampler(catalog: try ElevationCatalog(directory: whole.path))
-        var b = TerrainSampler(catalog: try ElevationCatalog(directory: quarters.path))
+        var a = TerrainSampler(catalog: try ElevationCatalog(directory: whole.path, rasterReader: .gdal))
+        var b = TerrainSampler(catalog: try ElevationCatalog(directory: quarters.path, rasterReader: .gdal))
         var generator = SplitMix64(seed: 9)
         var compared = 0
         let seam = 9.0 + 601.0 / 1200.0 - 0.5 / 1200.0
@@ -166,7 +166,7 @@ struct ElevationCatalogTests {
 
     @Test func missingDirectoryIsAOneLineError() {
         #expect {
-            try ElevationCatalog(directory: "/nonexistent/tapseek-dem")
+            try ElevationCatalog(directory: "/nonexistent/tapseek-dem", rasterReader: .gdal)
         } throws: { error in
             "\(error)" == "DEM directory /nonexistent/tapseek-dem does not exist"
         }
@@ -176,7 +176,7 @@ struct ElevationCatalogTests {
         let directory = try SharedData.temporaryDirectory("empty")
         defer { try? FileManager.default.removeItem(at: directory) }
         #expect {
-            try ElevationCatalog(directory: directory.path)
+            try ElevationCatalog(directory: directory.path, rasterReader: .gdal)
         } throws: { error in
             "\(error)".contains("holds no elevation raster") && !"\(error)".contains("\n")
         }
@@ -189,7 +189,7 @@ struct ElevationCatalogTests {
         try Data(repeating: 7, count: 1000).write(to: directory.appendingPathComponent("broken.tif"))
         try SharedData.run("gdal_translate", ["-q", "-of", "GTiff", SharedData.dem.appendingPathComponent("N47E009.hgt").path,
                                                directory.appendingPathComponent("good.tif").path])
-        let catalog = try ElevationCatalog(directory: directory.path)
+        let catalog = try ElevationCatalog(directory: directory.path, rasterReader: .gdal)
         #expect(catalog.tiles.count == 1)
         #expect(catalog.warnings.count == 2)
         #expect(catalog.warnings.allSatisfy { $0.hasPrefix("skipping ") && !$0.contains("\n") })
@@ -208,7 +208,7 @@ struct ElevationCatalogTests {
         try SharedData.run("mkfifo", [directory.appendingPathComponent("x.tif").path])
         try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("N47E009.hgt"),
                                                    withDestinationURL: SharedData.dem.appendingPathComponent("N47E009.hgt"))
-        let catalog = try ElevationCatalog(directory: directory.path)
+        let catalog = try ElevationCatalog(directory: directory.path, rasterReader: .gdal)
         #expect(catalog.tiles.count == 1)
         #expect(catalog.warnings == ["skipping \(directory.appendingPathComponent("x.tif").path): not a regular file"])
         var s = TerrainSampler(catalog: catalog)
@@ -217,7 +217,7 @@ struct ElevationCatalogTests {
 
     @Test func cacheEvictsLeastRecentlyUsedTilesBeyondItsBudget() throws {
         // Budget of 8 MB holds one 3″ tile (5.8 MB) at a time.
-        let catalog = try ElevationCatalog(directory: SharedData.dem.path, memoryBudget: 8 << 20)
+        let catalog = try ElevationCatalog(directory: SharedData.dem.path, memoryBudget: 8 << 20, rasterReader: .gdal)
         var s = TerrainSampler(catalog: catalog)
         _ = s.elevation(latitude: 27.9883, longitude: 86.9250)
         _ = s.elevation(latitude: 47.2492, longitude: 9.3433)

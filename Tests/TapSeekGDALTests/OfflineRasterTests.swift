@@ -1,5 +1,6 @@
 import Foundation
 import Testing
+import TapSeekCore
 import TapSeekGDAL
 import TapSeekTestSupport
 
@@ -30,7 +31,7 @@ struct OfflineRasterTests {
                                          to: folder.appendingPathComponent("N27E086.hgt"))
         try Self.vrt(source: prefix + server.url("N47E009.hgt")).write(to: folder.appendingPathComponent("remote.vrt"),
                                                                         atomically: true, encoding: .utf8)
-        let catalog = try ElevationCatalog(directory: folder.path)
+        let catalog = try ElevationCatalog(directory: folder.path, rasterReader: .gdal)
         #expect(catalog.tiles.count == 1)
         #expect(catalog.warnings.count == 1)
         #expect(catalog.warnings.first?.contains("remote.vrt") == true && catalog.warnings.first?.contains("refers to a network source") == true,
@@ -45,7 +46,7 @@ struct OfflineRasterTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.vrt(source: SharedData.dem.appendingPathComponent("N47E009.hgt").path)
             .write(to: folder.appendingPathComponent("local.vrt"), atomically: true, encoding: .utf8)
-        let catalog = try ElevationCatalog(directory: folder.path)
+        let catalog = try ElevationCatalog(directory: folder.path, rasterReader: .gdal)
         #expect(catalog.warnings.isEmpty, "\(catalog.warnings)")
         var sampler = TerrainSampler(catalog: catalog)
         #expect(sampler.elevation(latitude: 47.25, longitude: 9.34) != nil)
@@ -62,7 +63,7 @@ struct OfflineRasterTests {
             .write(to: folder.appendingPathComponent("national.vrt"), atomically: true, encoding: .utf8)
         try FileManager.default.copyItem(at: SharedData.dem.appendingPathComponent("N27E086.hgt"),
                                          to: folder.appendingPathComponent("N27E086.hgt"))
-        let catalog = try ElevationCatalog(directory: folder.path)
+        let catalog = try ElevationCatalog(directory: folder.path, rasterReader: .gdal)
         #expect(catalog.tiles.count == 1)
         let warning = try #require(catalog.warnings.first)
         #expect(warning.contains("national.vrt") && warning.contains("200000×200000 posts") && warning.contains("gdal_retile.py"), "\(warning)")

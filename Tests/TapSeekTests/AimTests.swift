@@ -9,7 +9,7 @@ import TapSeekTestSupport
 struct AimTests {
     static func locator() throws -> Locator {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
-        return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path), geoid: try Geoid())
+        return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal), geoid: try Geoid())
     }
 
     static let camera = Reading.CameraSettings(horizontalFOV: 63.7, imageWidth: 4032, imageHeight: 3024)

@@ -10,7 +10,7 @@ import TapSeekTestSupport
 struct BatchLocatorTests {
     /// One locator over the shared tiles for every test (opening the catalog scans the folder).
     static let locator: Locator? = {
-        guard let catalog = try? ElevationCatalog(directory: SharedData.dem.path), let geoid = try? Geoid() else { return nil }
+        guard let catalog = try? ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal), let geoid = try? Geoid() else { return nil }
         return Locator(catalog: catalog, geoid: geoid)
     }()
 

@@ -20,7 +20,7 @@ struct DamagedTileTests {
     @Test func elevationSaysDamagedTile() throws {
         let folder = try Self.truncatedFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let service = ElevationService(catalog: try ElevationCatalog(directory: folder.path), geoid: try Geoid())
+        let service = ElevationService(catalog: try ElevationCatalog(directory: folder.path, rasterReader: .gdal), geoid: try Geoid())
         let e = try service.elevation(latitude: 46.5, longitude: 8.0)
         #expect(e.elevation == nil && e.reason == "damaged tile")
         #expect(e.detail?.hasPrefix("damaged DEM file \(folder.path)/N46E008.tif (") == true, "\(e.detail ?? "")")
@@ -31,7 +31,7 @@ struct DamagedTileTests {
     @Test func locateSaysTheObserverStandsInADamagedFile() throws {
         let folder = try Self.truncatedFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let locator = Locator(catalog: try ElevationCatalog(directory: folder.path), geoid: try Geoid())
+        let locator = Locator(catalog: try ElevationCatalog(directory: folder.path, rasterReader: .gdal), geoid: try Geoid())
         let result = locator.locate(Reading(location: .init(latitude: 46.624, longitude: 8.041), orientation: .init(heading: 208, pitch: 26)))
         #expect(result.error?.code == "damaged-dem")
         #expect(result.error?.message.contains("damaged DEM file") == true, "\(result.error?.message ?? "")")

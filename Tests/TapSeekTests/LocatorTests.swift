@@ -25,7 +25,7 @@ struct LocatorTests {
         }
         _ = try SyntheticTerrain.writeGeoTIFF(north: north, west: west, spacing: spacing, rows: rows, columns: columns,
                                               heights: heights, name: "synthetic", in: directory)
-        return try ElevationCatalog(directory: directory.path)
+        return try ElevationCatalog(directory: directory.path, rasterReader: .gdal)
     }
 
     static func reading(latitude: Double, longitude: Double, altitude: Double? = nil,
@@ -221,7 +221,7 @@ struct LocatorTests {
 
         static func locator() throws -> Locator {
             try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
-            return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path), geoid: try Geoid(contentsOf: geoidPath))
+            return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal), geoid: try Geoid(contentsOf: geoidPath))
         }
 
         /// Visible points are hit within one post spacing (the DEM resolves nothing finer; in

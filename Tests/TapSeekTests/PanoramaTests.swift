@@ -13,7 +13,7 @@ struct PanoramaTests {
 
     static func locator() throws -> Locator {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
-        return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path), geoid: try Geoid())
+        return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal), geoid: try Geoid())
     }
 
     /// The skyline at every 10° of azimuth from 10 m above Kala Patthar, out to 30 km, against a

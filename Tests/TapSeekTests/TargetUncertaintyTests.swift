@@ -9,7 +9,7 @@ import TapSeekTestSupport
 struct TargetUncertaintyTests {
     static func locator() throws -> Locator {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
-        return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path), geoid: try Geoid())
+        return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal), geoid: try Geoid())
     }
 
     /// From Grindelwald toward the Eiger's north-east flank, pitched to hit it well below the

@@ -24,7 +24,7 @@ let benchmarks: @Sendable () -> Void = {
         maxDuration: .seconds(5),
         maxIterations: 50
     )
-    guard let catalog = try? ElevationCatalog(directory: sharedDEM), let geoid = try? Geoid() else {
+    guard let catalog = try? ElevationCatalog(directory: sharedDEM, rasterReader: .gdal), let geoid = try? Geoid() else {
         fatalError("benchmarks need \(sharedDEM) and /usr/share/proj/egm96_15.gtx")
     }
 
@@ -55,7 +55,7 @@ let benchmarks: @Sendable () -> Void = {
                 try? FileManager.default.createSymbolicLink(atPath: link.path, withDestinationPath: sharedDEM + "/" + file)
             }
             for _ in benchmark.scaledIterations {
-                let fresh = try ElevationCatalog(directory: directory.path)
+                let fresh = try ElevationCatalog(directory: directory.path, rasterReader: .gdal)
                 blackHole(fresh.grid(tile: 0)?.maximumHeight)
             }
         }

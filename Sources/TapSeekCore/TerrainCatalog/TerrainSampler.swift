@@ -1,4 +1,3 @@
-import TapSeekCore
 
 /// Terrain heights from an ``ElevationCatalog`` for one thread: remembers the grid it used
 /// last so that consecutive nearby look-ups never touch the catalog's lock.

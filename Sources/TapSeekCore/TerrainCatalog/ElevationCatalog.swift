@@ -1,12 +1,13 @@
 import Foundation
-import TapSeekCore
 
-/// Every elevation raster in a directory tree — SRTM `.hgt`/`.hgt.zip` (1″ and 3″),
-/// GeoTIFF (geographic or projected), DTED, VRT, … — indexed by footprint and loaded lazily.
+/// Every elevation raster in a directory tree — SRTM `.hgt`/`.hgt.zip` (1″ and 3″), and with a
+/// ``RasterReader`` GeoTIFF (geographic or projected), DTED, VRT, … — indexed by footprint and
+/// loaded lazily.
 ///
-/// SRTM tiles named like `N27E086.hgt` or `N27E086.hgt.zip` are indexed and read by TapSeekCore's
+/// SRTM tiles named like `N27E086.hgt` or `N27E086.hgt.zip` are indexed and read by the
 /// pure-Swift ``SRTMTile`` reader (the same posts GDAL reads, to the bit); every other raster
-/// through GDAL. A directory of SRTM tiles alone is served without a single GDAL call.
+/// through the catalog's ``rasterReader`` (`.gdal` from the `TapSeek` library), or skipped with a
+/// warning when it has none. A directory of SRTM tiles alone needs no reader at all.
 ///
 /// Loaded tiles are immutable ``ElevationGrid`` values that any number of threads share; a cache
 /// with a memory budget evicts the least recently used. The catalog is `Sendable`: build one
@@ -20,6 +21,8 @@ public final class ElevationCatalog: Sendable {
     public let warnings: [String]
     /// Bytes of loaded grids the cache keeps before it evicts.
     public let memoryBudget: Int
+    /// Reads the rasters that are not SRTM tiles; nil skips them.
+    public let rasterReader: (any RasterReader)?
 
     /// Tile indices per 1° cell of the world: `cells[(lat + 90) * 360 + (lon + 180)]`.
     private let cells: [[Int32]]
@@ -33,9 +36,12 @@ public final class ElevationCatalog: Sendable {
                                  ".asc", ".img", ".bil", ".flt", ".nc"]
 
     /// Scans `directory` (recursively) and indexes every raster's footprint; reads no heights.
+    /// - Parameter rasterReader: reads the files that are not SRTM tiles (`.gdal` with the
+    ///   `TapSeek` library); without one they are skipped, each with a warning.
     /// - Throws: ``CatalogError`` when the directory is missing, unreadable or holds no raster
-    ///   GDAL can open. Individual unreadable files only add a warning.
-    public init(directory: String, memoryBudget: Int = ElevationCatalog.defaultMemoryBudget) throws(CatalogError) {
+    ///   that can be read. Individual unreadable files only add a warning.
+    public init(directory: String, memoryBudget: Int = ElevationCatalog.defaultMemoryBudget,
+                rasterReader: (any RasterReader)? = nil) throws(CatalogError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw CatalogError("DEM directory \(directory) does not exist")
@@ -64,8 +70,12 @@ public final class ElevationCatalog: Sendable {
                 tiles.append(tile)
                 continue
             }
+            guard let rasterReader else {
+                warnings.append("skipping \(path): not an SRTM tile (N27E086.hgt); other rasters need a raster reader (TapSeek's .gdal)")
+                continue
+            }
             do {
-                let tile = try RasterFile(path: path).describe()
+                let tile = try rasterReader.describe(path: path)
                 // A raster bigger than the whole cache (a national DEM as one file) would
                 // exhaust memory when first read: it is refused here, with what to do.
                 guard tile.gridByteCount <= memoryBudget else {
@@ -85,6 +95,7 @@ public final class ElevationCatalog: Sendable {
         self.tiles = tiles
         self.warnings = warnings
         self.memoryBudget = memoryBudget
+        self.rasterReader = rasterReader
         var cells = [[Int32]](repeating: [], count: 180 * 360)
         for (i, t) in tiles.enumerated() {
             for key in Self.cellKeys(south: t.south, north: t.north, west: t.west, east: t.east) {
@@ -131,20 +142,17 @@ public final class ElevationCatalog: Sendable {
     public func grid(tile index: Int) -> ElevationGrid? {
         let cached: ElevationGrid?? = cache.withLock { $0.grid(index) }
         if let cached { return cached }
-        let loaded = Self.read(tiles[index])
+        let loaded = read(tiles[index])
         return cache.withLock { $0.store(index, loaded, budget: memoryBudget) }
     }
 
     /// Reads a tile's grid: SRTM tiles the catalog described from their name by the pure-Swift
-    /// reader, everything else through GDAL.
-    static func read(_ tile: DEMTile) -> Result<ElevationGrid, TerrainFileError> {
-        if tile.driver == DEMTile.srtmDriver {
-            return Result { () throws(TerrainFileError) in try SRTMTile.readGrid(path: tile.path) }
-        }
-        do {
-            return .success(try RasterFile(path: tile.path).readGrid())
-        } catch {
-            return .failure(TerrainFileError(path: error.path, message: error.message))
+    /// reader, everything else through the raster reader that described it.
+    private func read(_ tile: DEMTile) -> Result<ElevationGrid, TerrainFileError> {
+        Result { () throws(TerrainFileError) in
+            if tile.driver == DEMTile.srtmDriver { return try SRTMTile.readGrid(path: tile.path) }
+            guard let rasterReader else { throw TerrainFileError(path: tile.path, message: "no raster reader") }
+            return try rasterReader.readGrid(of: tile)
         }
     }
 

@@ -1,14 +1,14 @@
 import Foundation
-import TapSeekCore
 
 /// One elevation raster of a catalog, described without reading its heights.
 ///
 /// The footprint is the rectangle spanned by the posts (pixel-is-point), in WGS84 degrees; for
 /// a projected raster, that of its WGS84 reprojection.
 public struct DEMTile: Sendable, Hashable {
-    /// The file, as GDAL opens it.
+    /// The file.
     public let path: String
-    /// GDAL's driver short name (`SRTMHGT`, `GTiff`, `DTED`, `VRT`, …).
+    /// The format: `SRTMHGT` for the tiles TapSeekCore reads itself, otherwise the name the
+    /// ``RasterReader`` gives it (GDAL's driver short name: `GTiff`, `DTED`, `VRT`, …).
     public let driver: String
     /// Whether the file is in a projected CRS and is reprojected to WGS84 when loaded.
     public let isProjected: Bool
@@ -28,6 +28,19 @@ public struct DEMTile: Sendable, Hashable {
     /// Bytes the loaded grid takes (4 per post).
     public var gridByteCount: Int { rows * columns * MemoryLayout<Float>.stride }
 
+    public init(path: String, driver: String, isProjected: Bool, north: Double, west: Double,
+                latitudeSpacing: Double, longitudeSpacing: Double, rows: Int, columns: Int) {
+        self.path = path
+        self.driver = driver
+        self.isProjected = isProjected
+        self.north = north
+        self.west = west
+        self.latitudeSpacing = latitudeSpacing
+        self.longitudeSpacing = longitudeSpacing
+        self.rows = rows
+        self.columns = columns
+    }
+
     /// Whether the point is inside the posts' rectangle (edges included).
     public func contains(latitude: Double, longitude: Double) -> Bool {
         latitude <= north && latitude >= south && longitude >= west && longitude <= east
@@ -40,11 +53,11 @@ extension DEMTile {
     static let srtmDriver = "SRTMHGT"
 
     /// An SRTM tile (`N27E086.hgt`, or `N27E086.hgt.zip`) described from its name and size
-    /// alone (for a zip, the size its directory gives the `.hgt` member), without GDAL: 1201² or
+    /// alone (for a zip, the size its directory gives the `.hgt` member), reading no heights: 1201² or
     /// 3601² posts covering 27–28° N, 86–87° E, posts on whole degrees (pixel-is-point).
-    /// Indexing a directory of tiles then costs no GDAL open; a damaged file is still found,
-    /// and skipped with a warning, when it is loaded. nil for any other file, which GDAL then
-    /// describes.
+    /// Indexing a directory of tiles then opens no file beyond its size; a damaged file is still found,
+    /// and skipped with a warning, when it is loaded. nil for any other file, which the
+    /// catalog's ``RasterReader`` then describes.
     init?(srtmPath path: String) {
         let name = (path as NSString).lastPathComponent
         guard let tile = SRTMTile(fileName: name), let posts = SRTMTile.postsPerSide(ofFile: path) else { return nil }

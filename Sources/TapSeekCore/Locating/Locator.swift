@@ -5,6 +5,7 @@ import Foundation
 ///
 /// ```swift
 /// let locator = Locator(catalog: try ElevationCatalog(directory: "dem"), geoid: try Geoid())
+/// // SRTM tiles only; with `import TapSeek`, `rasterReader: .gdal` reads every other format too.
 /// let result = locator.locate(reading)   // result.status, result.target?.latitude, …
 /// ```
 public struct Locator: Sendable {

@@ -59,7 +59,7 @@ enum AimWriter {
         }
         if let o = r.observer {
             out.append("\"observer\":")
-            ResultJSON.writeObserver(o, to: &out)
+            out.appendJSON(o)
         } else {
             out.append("\"observer\":null")
         }

@@ -49,7 +49,7 @@ struct CalibrateCommand: ParsableCommand {
             throw InputError("calibrate: \(error.message)")
         }
         var out = OutputBuffer()
-        ResultJSON.writeCalibration(calibration, to: &out)
+        out.appendJSON(calibration)
         out.newline()
         out.flush()
     }

@@ -149,7 +149,7 @@ enum GeoJSONWriter {
                 out.append(",\"probability\":")
                 out.appendShortest(probability)
                 out.append(",\"samples\":\(u.samples)},\"geometry\":")
-                ResultJSON.writeRegion(region, to: &out)
+                out.appendJSON(region)
                 end()
             }
         }
@@ -162,12 +162,23 @@ enum GeoJSONWriter {
             out.appendJSONString(ISO8601DateTime.format(time))
         }
         out.append(",\"status\":\"\(r.status.rawValue)\"")
-        if let t = r.target { ResultJSON.writeMeasures(of: t, to: &out) }
+        if let t = r.target {
+            // The position is the geometry's; the measures are the result JSON's.
+            out.append(",\"elevation\":")
+            out.appendFixed(t.elevation, decimals: 2)
+            out.append(",\"distance\":")
+            out.appendFixed(t.distance, decimals: 2)
+            out.append(",\"slantRange\":")
+            out.appendFixed(t.slantRange, decimals: 2)
+        }
         if let s = r.sightline {
             out.append(",")
-            ResultJSON.writeDirection(of: s, to: &out)
+            out.appendJSONMembers(of: s)
         }
-        if let p = r.placemark { ResultJSON.writePlacemark(p, to: &out) }
+        if let p = r.placemark {
+            out.append(",\"placemark\":")
+            out.appendJSON(p)
+        }
         ResultJSON.writeWarnings(r.warnings, error: r.error, to: &out)
     }
 

@@ -34,7 +34,7 @@ enum PanoramaWriter {
     /// `"observer":{…},"refraction","azimuthStep","range"` (no braces).
     private static func writeObserverAndSettings(_ r: PanoramaResult, to out: inout OutputBuffer) {
         out.append("\"observer\":")
-        ResultJSON.writeObserver(r.observer, to: &out)
+        out.appendJSON(r.observer)
         out.append(",\"refraction\":")
         out.appendShortest(r.panorama.settings.refraction)
         out.append(",\"azimuthStep\":")

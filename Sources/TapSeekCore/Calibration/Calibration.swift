@@ -74,3 +74,40 @@ public struct CalibrationError: Error, Sendable, Hashable, CustomStringConvertib
     public static func badInput(_ message: String) -> CalibrationError { CalibrationError(code: "bad-input", message: message) }
     public static func noFit(_ message: String) -> CalibrationError { CalibrationError(code: "no-fit", message: message) }
 }
+
+extension Calibration: Codable {
+    private enum CodingKeys: String, CodingKey { case orientation, correction, residual, matched, points, carriedFrom, warnings }
+    private enum AngleKeys: String, CodingKey { case heading, pitch, roll }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        func angles(_ heading: Double, _ pitch: Double, _ roll: Double, _ key: CodingKeys) throws {
+            var a = c.nestedContainer(keyedBy: AngleKeys.self, forKey: key)
+            try a.encode(FixedDecimal(heading, places: 4), forKey: .heading)
+            try a.encode(FixedDecimal(pitch, places: 4), forKey: .pitch)
+            try a.encode(FixedDecimal(roll, places: 4), forKey: .roll)
+        }
+        try angles(heading, pitch, roll, .orientation)
+        try angles(correction.heading, correction.pitch, correction.roll, .correction)
+        try c.encode(FixedDecimal(residual, places: 4), forKey: .residual)
+        try c.encode(matched, forKey: .matched)
+        try c.encode(points, forKey: .points)
+        try c.encodeIfPresent(carriedFrom, forKey: .carriedFrom)
+        try c.encode(warnings, forKey: .warnings)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let orientation = try c.nestedContainer(keyedBy: AngleKeys.self, forKey: .orientation)
+        let correction = try c.nestedContainer(keyedBy: AngleKeys.self, forKey: .correction)
+        self.init(heading: try orientation.decode(Double.self, forKey: .heading),
+                  pitch: try orientation.decode(Double.self, forKey: .pitch),
+                  roll: try orientation.decode(Double.self, forKey: .roll),
+                  correction: Correction(heading: try correction.decode(Double.self, forKey: .heading),
+                                         pitch: try correction.decode(Double.self, forKey: .pitch),
+                                         roll: try correction.decode(Double.self, forKey: .roll)),
+                  residual: try c.decode(Double.self, forKey: .residual), matched: try c.decode(Int.self, forKey: .matched),
+                  points: try c.decode(Int.self, forKey: .points), warnings: try c.decode([String].self, forKey: .warnings),
+                  carriedFrom: try c.decodeIfPresent(Int.self, forKey: .carriedFrom))
+    }
+}

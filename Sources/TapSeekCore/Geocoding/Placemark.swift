@@ -51,3 +51,21 @@ public struct Placemark: Sendable, Hashable, Codable {
         self.alsoClaimedBy = alsoClaimedBy
     }
 }
+
+extension Placemark {
+    /// The known keys only, in the interface's order; ``localityDistance`` to the metre.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(isoCountryCode, forKey: .isoCountryCode)
+        try c.encodeIfPresent(country, forKey: .country)
+        try c.encodeIfPresent(administrativeArea, forKey: .administrativeArea)
+        try c.encodeIfPresent(subAdministrativeArea, forKey: .subAdministrativeArea)
+        try c.encodeIfPresent(locality, forKey: .locality)
+        try c.encodeIfPresent(localityDistance.map { FixedDecimal($0, places: 0) }, forKey: .localityDistance)
+        try c.encodeIfPresent(ocean, forKey: .ocean)
+        try c.encodeIfPresent(inlandWater, forKey: .inlandWater)
+        try c.encodeIfPresent(name, forKey: .name)
+        try c.encodeIfPresent(timeZone, forKey: .timeZone)
+        try c.encodeIfPresent(alsoClaimedBy, forKey: .alsoClaimedBy)
+    }
+}

@@ -58,7 +58,7 @@ public struct LocateResult: Sendable {
     public var observer: Observer?
     public var placemark: Placemark?
     /// Ground track from the observer to the target (or to the end of the march).
-    public var track: [(latitude: Double, longitude: Double)] = []
+    public var track: [Polyline.Coordinate] = []
     /// Terrain under the ray, when profiles were asked for.
     public var profile: [SightlineMarch.ProfileSample] = []
     public var warnings: [String] = []
@@ -81,5 +81,112 @@ public struct LocateResult: Sendable {
         var result = LocateResult(id: id, line: line, time: time, status: .error)
         result.error = failure
         return result
+    }
+}
+
+// The result JSON of the public interface (docs/interface.md) as `Codable`: encoded, the members
+// and their order are the interface's; numbers go to the places it gives (positions 1e-7°,
+// heights and distances 1 cm, angles 1e-6°, calibration angles 1e-4°). ``CompactJSONEncoder``
+// writes it (the command line's writer); Foundation's `JSONEncoder` gives the same members and
+// values. Decoding reads the same JSON back; the march's `profile` samples are not part of it.
+
+extension LocateResult: Codable, Hashable {
+    private enum CodingKeys: String, CodingKey {
+        case id, line, time, status, target, sightline, observer, placemark, profile, uncertainty, calibration, warnings, error
+    }
+
+    /// The ground track as the interface gives it: an encoded polyline at 6 decimals (OSRM's).
+    private struct Profile: Codable {
+        var polyline: String
+        var precision: Int
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encodeIfPresent(line, forKey: .line)
+        try c.encodeIfPresent(time.map(ISO8601DateTime.format), forKey: .time)
+        try c.encode(status, forKey: .status)
+        try c.encodeIfPresent(target, forKey: .target)
+        try c.encodeIfPresent(sightline, forKey: .sightline)
+        try c.encodeIfPresent(observer, forKey: .observer)
+        try c.encodeIfPresent(placemark, forKey: .placemark)
+        if status != .error, !track.isEmpty, let polyline = try? Polyline.encode(track, precision: .osrm) {
+            try c.encode(Profile(polyline: polyline, precision: 6), forKey: .profile)
+        }
+        try c.encodeIfPresent(uncertainty, forKey: .uncertainty)
+        try c.encodeIfPresent(calibration, forKey: .calibration)
+        try c.encode(warnings, forKey: .warnings)
+        try c.encodeIfPresent(error, forKey: .error)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try c.decodeIfPresent(String.self, forKey: .id), line: try c.decodeIfPresent(Int.self, forKey: .line),
+                  status: try c.decode(Status.self, forKey: .status))
+        if let text = try c.decodeIfPresent(String.self, forKey: .time) {
+            guard let time = ISO8601DateTime.parse(text) else {
+                throw DecodingError.dataCorruptedError(forKey: .time, in: c, debugDescription: "not an ISO 8601 time: \(text)")
+            }
+            self.time = time
+        }
+        target = try c.decodeIfPresent(Target.self, forKey: .target)
+        sightline = try c.decodeIfPresent(Sightline.self, forKey: .sightline)
+        observer = try c.decodeIfPresent(Observer.self, forKey: .observer)
+        placemark = try c.decodeIfPresent(Placemark.self, forKey: .placemark)
+        if let profile = try c.decodeIfPresent(Profile.self, forKey: .profile) {
+            guard let precision = PolylinePrecision(digits: profile.precision) else {
+                throw DecodingError.dataCorruptedError(forKey: .profile, in: c, debugDescription: "precision must be within 0…15, got \(profile.precision)")
+            }
+            do {
+                track = try Polyline.decode(profile.polyline, precision: precision)
+            } catch {
+                throw DecodingError.dataCorruptedError(forKey: .profile, in: c, debugDescription: "polyline: \(error)")
+            }
+        }
+        uncertainty = try c.decodeIfPresent(TargetUncertainty.self, forKey: .uncertainty)
+        calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration)
+        warnings = try c.decode([String].self, forKey: .warnings)
+        error = try c.decodeIfPresent(Failure.self, forKey: .error)
+    }
+}
+
+extension LocateResult.Status: Codable {}
+extension LocateResult.Failure: Codable {}
+
+extension LocateResult.Target: Codable {
+    private enum CodingKeys: String, CodingKey { case latitude, longitude, elevation, distance, slantRange }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
+        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
+        try c.encode(FixedDecimal(elevation, places: 2), forKey: .elevation)
+        try c.encode(FixedDecimal(distance, places: 2), forKey: .distance)
+        try c.encode(FixedDecimal(slantRange, places: 2), forKey: .slantRange)
+    }
+}
+
+extension LocateResult.Sightline: Codable {
+    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, refraction }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(FixedDecimal(azimuth, places: 6), forKey: .azimuth)
+        try c.encode(FixedDecimal(elevationAngle, places: 6), forKey: .elevationAngle)
+        try c.encode(refraction, forKey: .refraction)
+    }
+}
+
+extension LocateResult.Observer: Codable {
+    private enum CodingKeys: String, CodingKey { case latitude, longitude, altitude, groundElevation }
+
+    /// `groundElevation` is always present: `null` over a void or outside the DEM.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
+        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
+        try c.encode(FixedDecimal(altitude, places: 2), forKey: .altitude)
+        try c.encode(groundElevation.map { FixedDecimal($0, places: 2) }, forKey: .groundElevation)
     }
 }

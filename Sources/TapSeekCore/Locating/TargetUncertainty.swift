@@ -8,7 +8,7 @@ import Foundation
 /// 0 = exact; a magnetic heading adds the WMM2025 declination uncertainty), and every sample is
 /// located like the reading itself. Deterministic for a seed, whatever the number of threads:
 /// sample i draws from its own generator seeded with (seed, i).
-public struct TargetUncertainty: Sendable {
+public struct TargetUncertainty: Sendable, Hashable {
     /// A named place the sampled targets land on (the locality the geocoder gives for them).
     public struct Candidate: Sendable, Hashable {
         public var name: String
@@ -17,6 +17,20 @@ public struct TargetUncertainty: Sendable {
         public var longitude: Double
         /// The share of the samples with a target that land there.
         public var probability: Double
+    }
+
+    /// Distances of the sampled targets from the observer, metres: the 2.5 %, 50 % and 97.5 %
+    /// quantiles.
+    public struct DistanceQuantiles: Sendable, Hashable {
+        public var p2_5: Double
+        public var p50: Double
+        public var p97_5: Double
+
+        public init(p2_5: Double, p50: Double, p97_5: Double) {
+            self.p2_5 = p2_5
+            self.p50 = p50
+            self.p97_5 = p97_5
+        }
     }
 
     /// How many samples, and from which seed.
@@ -39,8 +53,8 @@ public struct TargetUncertainty: Sendable {
     /// Regions holding 50 % and 95 % of the sampled targets (hits and skyline points alike).
     public var region50: TargetRegion
     public var region95: TargetRegion
-    /// Distance quantiles of the sampled targets from the observer, metres: 2.5 %, 50 %, 97.5 %.
-    public var distance: (p2_5: Double, p50: Double, p97_5: Double)
+    /// How far from the observer the sampled targets lie.
+    public var distance: DistanceQuantiles
     /// Named places the samples land on, most probable first.
     public var candidates: [Candidate]
 }
@@ -103,7 +117,7 @@ extension Locator {
         let regions = TargetRegion.regions(holding: [0.5, 0.95], of: points)
         result.uncertainty = TargetUncertainty(
             samples: count, sigmas: sigmas, hitShare: Double(hits) / Double(count), region50: regions[0], region95: regions[1],
-            distance: (quantile(0.025), quantile(0.5), quantile(0.975)), candidates: candidates(of: targets))
+            distance: .init(p2_5: quantile(0.025), p50: quantile(0.5), p97_5: quantile(0.975)), candidates: candidates(of: targets))
         result.warnings += quiet.uncertaintyWarnings(reading, result: result)
         return result
     }
@@ -176,4 +190,44 @@ extension Locator {
 
     /// Kilometres the hit may move per degree of pitch before the sightline counts as grazing.
     public static let grazingKilometresPerDegree = 1.0
+}
+
+extension TargetUncertainty: Codable {
+    private enum CodingKeys: String, CodingKey { case samples, hitShare, region50, region95, distance, candidates, sigmas }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(samples, forKey: .samples)
+        try c.encode(FixedDecimal(hitShare, places: 4), forKey: .hitShare)
+        try c.encode(region50, forKey: .region50)
+        try c.encode(region95, forKey: .region95)
+        try c.encode(distance, forKey: .distance)
+        try c.encode(candidates, forKey: .candidates)
+        try c.encode(sigmas, forKey: .sigmas)
+    }
+}
+
+extension TargetUncertainty.DistanceQuantiles: Codable {
+    private enum CodingKeys: String, CodingKey {
+        case p2_5 = "p2.5", p50, p97_5 = "p97.5"
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(FixedDecimal(p2_5, places: 2), forKey: .p2_5)
+        try c.encode(FixedDecimal(p50, places: 2), forKey: .p50)
+        try c.encode(FixedDecimal(p97_5, places: 2), forKey: .p97_5)
+    }
+}
+
+extension TargetUncertainty.Candidate: Codable {
+    private enum CodingKeys: String, CodingKey { case name, latitude, longitude, probability }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(name, forKey: .name)
+        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
+        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
+        try c.encode(FixedDecimal(probability, places: 4), forKey: .probability)
+    }
 }

@@ -64,7 +64,7 @@ public struct SightlineMarch {
         /// without meeting the terrain, metres; nil when it did not.
         public var leftData: Double?
         /// The ground track from the observer to the end of the march (every 500 m and the end).
-        public var track: [(latitude: Double, longitude: Double)] = []
+        public var track: [Polyline.Coordinate] = []
         /// Terrain under the ray every ``MarchSettings/step``, when ``MarchSettings/recordsProfile`` is set.
         public var profile: [ProfileSample] = []
 
@@ -185,18 +185,18 @@ public struct SightlineMarch {
     }
 
     /// The ground track from the observer to slant distance `s`: every ``trackSpacing`` and its end.
-    private mutating func track(to s: Double) -> [(latitude: Double, longitude: Double)] {
+    private mutating func track(to s: Double) -> [Polyline.Coordinate] {
         let origin = path.frame.origin
-        var points: [(latitude: Double, longitude: Double)] = [(origin.latitude, normalizedLongitude(origin.longitude))]
+        var points = [Polyline.Coordinate(latitude: origin.latitude, longitude: normalizedLongitude(origin.longitude))]
         var k = 1
         while Double(k) * Self.trackSpacing < s {
             let p = path.point(at: Double(k) * Self.trackSpacing)
-            points.append((p.latitude, normalizedLongitude(p.longitude)))
+            points.append(.init(latitude: p.latitude, longitude: normalizedLongitude(p.longitude)))
             k += 1
         }
         if s > 0 {
             let end = path.point(at: s)
-            points.append((end.latitude, normalizedLongitude(end.longitude)))
+            points.append(.init(latitude: end.latitude, longitude: normalizedLongitude(end.longitude)))
         }
         return points
     }

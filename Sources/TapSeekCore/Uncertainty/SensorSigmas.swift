@@ -55,3 +55,5 @@ extension MagneticModel {
         return (0.26 * 0.26 + b * b).squareRoot()
     }
 }
+
+extension SensorSigmas: Codable {}

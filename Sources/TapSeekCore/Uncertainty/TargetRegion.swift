@@ -173,3 +173,38 @@ public struct TargetRegion: Sendable, Hashable {
     }
 }
 
+extension TargetRegion: Codable {
+    private enum CodingKeys: String, CodingKey { case type, coordinates }
+
+    /// A GeoJSON `Polygon` when the region is one part, else a `MultiPolygon`; each part one
+    /// ring, `[longitude, latitude]` pairs at 1e-7°.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        let rings = polygons.map { ring in [ring.map { [FixedDecimal($0.longitude, places: 7), FixedDecimal($0.latitude, places: 7)] }] }
+        if rings.count == 1 {
+            try c.encode("Polygon", forKey: .type)
+            try c.encode(rings[0], forKey: .coordinates)
+        } else {
+            try c.encode("MultiPolygon", forKey: .type)
+            try c.encode(rings, forKey: .coordinates)
+        }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        let parts: [[[[Double]]]]
+        switch try c.decode(String.self, forKey: .type) {
+        case "Polygon": parts = [try c.decode([[[Double]]].self, forKey: .coordinates)]
+        case "MultiPolygon": parts = try c.decode([[[[Double]]]].self, forKey: .coordinates)
+        case let other: throw DecodingError.dataCorruptedError(forKey: .type, in: c, debugDescription: "a region is a Polygon or MultiPolygon, not \(other)")
+        }
+        var polygons: [[Vertex]] = []
+        for part in parts {
+            guard let ring = part.first, part.count == 1, ring.allSatisfy({ $0.count == 2 }) else {
+                throw DecodingError.dataCorruptedError(forKey: .coordinates, in: c, debugDescription: "each part is one ring of [longitude, latitude] pairs")
+            }
+            polygons.append(ring.map { Vertex(latitude: $0[1], longitude: $0[0]) })
+        }
+        self.init(polygons: polygons)
+    }
+}

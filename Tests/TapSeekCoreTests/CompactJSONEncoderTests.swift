@@ -1,0 +1,71 @@
+import Foundation
+import Testing
+import TapSeekCore
+
+/// ``CompactJSONEncoder`` against Foundation's `JSONEncoder`: the same members and values, in
+/// the order `encode(to:)` writes them, and a clear error where streaming cannot follow.
+struct CompactJSONEncoderTests {
+    struct Inner: Codable, Equatable {
+        var name: String
+        var values: [Double]
+        var flag: Bool?
+    }
+
+    struct Outer: Codable, Equatable {
+        var count: Int
+        var inner: Inner
+        var list: [Inner]
+        var nested: [[Int]]
+        var map: [String: Int]
+        var missing: String?
+        var small: Int8
+        var big: UInt64
+    }
+
+    static let sample = Outer(count: -3, inner: Inner(name: "Säntis \"2502\"\n\t\\ \u{1}", values: [0.1, 1e-7, 8848.86, -0.5], flag: true),
+                              list: [Inner(name: "", values: [], flag: nil), Inner(name: "b", values: [2], flag: false)],
+                              nested: [[], [1, 2], [3]], map: ["k": 1], missing: nil, small: -128, big: .max)
+
+    @Test func agreesWithFoundation() throws {
+        let compact = try CompactJSONEncoder().encode(Self.sample)
+        let text = String(decoding: compact, as: UTF8.self)
+        #expect(text.hasPrefix(#"{"count":-3,"inner":{"name":"Säntis \"2502\"\n\t\\ \u0001","values":[0.1,1e-07,8848.86,-0.5],"flag":true},"list":[{"name":"","values":[]},"#))
+        #expect(text.contains(#""nested":[[],[1,2],[3]]"#))
+        #expect(text.hasSuffix(#""small":-128,"big":18446744073709551615}"#))
+        let foundation = try JSONSerialization.jsonObject(with: try JSONEncoder().encode(Self.sample)) as? NSDictionary
+        #expect(try JSONSerialization.jsonObject(with: Data(compact)) as? NSDictionary == foundation)
+        #expect(try JSONDecoder().decode(Outer.self, from: Data(compact)) == Self.sample)
+    }
+
+    @Test func fixedDecimalsAndNonFiniteNumbers() throws {
+        let values = [FixedDecimal(27.98812055, places: 7), FixedDecimal(8840, places: 2), FixedDecimal(-28.7349, places: 2),
+                      FixedDecimal(.nan, places: 2), FixedDecimal(0.00004, places: 4)]
+        #expect(String(decoding: try CompactJSONEncoder().encode(values), as: UTF8.self) == "[27.9881206,8840,-28.73,null,0]")
+        // Foundation gets the rounded Doubles, which print the same.
+        #expect(String(decoding: try JSONEncoder().encode(values), as: UTF8.self) == "[27.9881206,8840,-28.73,null,0]")
+        #expect(String(decoding: try CompactJSONEncoder().encode([Double.infinity, 1.5]), as: UTF8.self) == "[null,1.5]")
+    }
+
+    /// Writes to a container after a later sibling was opened: streaming cannot go back.
+    struct Interleaved: Encodable {
+        enum Keys: String, CodingKey { case a, b, c }
+        func encode(to encoder: any Encoder) throws {
+            var outer = encoder.container(keyedBy: Keys.self)
+            var first = outer.nestedContainer(keyedBy: Keys.self, forKey: .a)
+            try first.encode(1, forKey: .a)
+            try outer.encode(2, forKey: .b)
+            try first.encode(3, forKey: .c)
+        }
+    }
+
+    @Test func writingToAClosedContainerThrowsAndLeavesTheBytes() throws {
+        var bytes = Array("x".utf8)
+        #expect(throws: EncodingError.self) { try CompactJSONEncoder().encode(Interleaved(), appendingTo: &bytes) }
+        #expect(bytes == Array("x".utf8))
+    }
+
+    @Test func valueThatWritesNothingIsAnEmptyObject() throws {
+        struct Nothing: Encodable { func encode(to encoder: any Encoder) throws {} }
+        #expect(String(decoding: try CompactJSONEncoder().encode([Nothing()]), as: UTF8.self) == "[{}]")
+    }
+}

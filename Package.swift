@@ -6,6 +6,10 @@ let package = Package(
     // Built and tested on Linux here; the Apple platforms are expected to build (README, Platforms).
     platforms: [.macOS(.v13), .iOS(.v16), .tvOS(.v16), .watchOS(.v9)],
     products: [
+        // Locates end to end on SRTM tiles without any C library: for apps (iOS, watchOS) and
+        // servers that want no GDAL. examples/core-only builds against it alone.
+        .library(name: "TapSeekCore", targets: ["TapSeekCore"]),
+        // TapSeekCore plus GDAL's raster formats, tile download, the geocoder and place search.
         .library(name: "TapSeek", targets: ["TapSeek"]),
         .executable(name: "tapseek", targets: ["tapseek"]),
     ],
@@ -18,15 +22,17 @@ let package = Package(
         // GDAL is not linked: TapSeekGDAL's GDALLibrary loads libgdal when a raster first needs it.
         .systemLibrary(name: "CProj", pkgConfig: "proj", providers: [.apt(["libproj-dev"])]),
 
-        // Pure algorithms: geodesy, terrain grids, camera, sightline march, polyline,
-        // magnetism, geocoding lookup, readings and importers. No C library.
+        // Pure Swift, no C library: geodesy, terrain grids and SRTM/GTX files, the DEM catalog,
+        // camera, sightline march, locator, panorama, uncertainty, calibration, aim, result JSON,
+        // polyline, magnetism, geocoding lookup, readings and importers.
         .target(name: "TapSeekCore"),
         // GDAL turns files into plain Swift values (elevation grids, the geoid grid).
         .target(name: "TapSeekGDAL", dependencies: ["TapSeekCore"]),
         // Karney's geodesics through PROJ's geodesic.h: the independent truth the tests hold
         // TapSeekCore's pure-Swift geodesics to.
         .target(name: "TapSeekGeodesic", dependencies: ["CProj"]),
-        // The public library: locator, elevation service, geocoder, batch pipeline.
+        // The public library: TapSeekCore re-exported, with GDAL, tile fetching, the geocoder's and
+        // place search's data files.
         .target(name: "TapSeek", dependencies: ["TapSeekCore", "TapSeekGDAL"]),
         .executableTarget(
             name: "tapseek",

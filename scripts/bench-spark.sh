@@ -17,7 +17,7 @@ counts=("$@")
 [ ${#counts[@]} -gt 0 ] || counts=(100000 1000000)
 shared="$root/../shared/dem"
 scripts/setup-spark.sh
-flock /tmp/tapseek-build.lock swift build -c release --product tapseek >/dev/null
+flock /tmp/tapseek-build.lock swift build -c release --static-swift-stdlib --product tapseek >/dev/null
 tapseek="$root/.build/release/tapseek"
 python="$root/.build-spark/venv/bin/python"
 work="$(mktemp -d /tmp/tapseek-bench-spark.XXXXXX)"

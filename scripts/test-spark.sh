@@ -25,7 +25,7 @@ fi
 [ -f dem/jacksboro.tif ] || { echo "test-spark: dem/jacksboro.tif is missing: run scripts/setup.sh" >&2; exit 1; }
 
 scripts/setup-spark.sh
-flock /tmp/tapseek-build.lock swift build -c release --product tapseek 2>&1 | grep -v "^\[" >&2 || true
+flock /tmp/tapseek-build.lock swift build -c release --static-swift-stdlib --product tapseek 2>&1 | grep -v "^\[" >&2 || true
 tapseek="$root/.build/release/tapseek"
 [ -x "$tapseek" ] || { echo "test-spark: the release build of tapseek failed" >&2; exit 1; }
 python="$root/.build-spark/venv/bin/python"

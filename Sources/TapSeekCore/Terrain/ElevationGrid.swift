@@ -32,8 +32,11 @@ public struct ElevationGrid: Sendable {
 
     /// - Parameters:
     ///   - heights: `rows × columns` values, row-major from the north; NaN for voids.
+    ///   - boundsTerrain: whether to build the ``pyramid`` of block maxima that lets a
+    ///     sightline skip terrain. A grid that is only looked up (the geoid's undulations) passes
+    ///     false and gets a pyramid that bounds nothing: marching over it stays exact, only slow.
     public init(north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double,
-                rows: Int, columns: Int, heights: [Float]) {
+                rows: Int, columns: Int, heights: [Float], boundsTerrain: Bool = true) {
         precondition(rows >= 2 && columns >= 2 && heights.count == rows * columns, "grid shape")
         precondition(latitudeSpacing > 0 && longitudeSpacing > 0, "grid spacing")
         self.north = north
@@ -54,7 +57,9 @@ public struct ElevationGrid: Sendable {
         minimumHeight = voids == heights.count ? .nan : lo
         maximumHeight = voids == heights.count ? .nan : hi
         voidFraction = Double(voids) / Double(heights.count)
-        pyramid = heights.withUnsafeBufferPointer { MaximumPyramid(rows: rows, columns: columns, heights: $0) }
+        pyramid = boundsTerrain
+            ? heights.withUnsafeBufferPointer { MaximumPyramid(rows: rows, columns: columns, heights: $0) }
+            : MaximumPyramid(unboundedRows: rows, columns: columns)
     }
 
     /// Latitude of the last row of posts, degrees.

@@ -50,10 +50,10 @@ public final class MaximumPyramid: Sendable {
         voids[offsets[level] + row * blockColumns[level] + column] != 0
     }
 
-    /// Builds the pyramid of a `rows × columns` lattice of posts (row-major, NaN for voids).
-    /// One pass over the posts, then a quarter of that per level.
-    init(rows: Int, columns: Int, heights: UnsafeBufferPointer<Float>) {
-        let n = Self.baseCells
+    /// Blocks per column and row of every level of a `rows × columns` lattice, and where each
+    /// level starts; the total number of blocks.
+    private static func layout(rows: Int, columns: Int) -> (blockRows: [Int], blockColumns: [Int], offsets: [Int], total: Int) {
+        let n = baseCells
         var blockRows = [(rows - 2) / n + 1], blockColumns = [(columns - 2) / n + 1]
         while blockRows.last! > 1 || blockColumns.last! > 1 {
             blockRows.append((blockRows.last! + 1) / 2)
@@ -61,7 +61,24 @@ public final class MaximumPyramid: Sendable {
         }
         var offsets = [0]
         for level in 0..<(blockRows.count - 1) { offsets.append(offsets[level] + blockRows[level] * blockColumns[level]) }
+        return (blockRows, blockColumns, offsets, offsets.last! + blockRows.last! * blockColumns.last!)
+    }
+
+    /// A pyramid that bounds nothing: every block +∞, so a walk over its grid skips no block and
+    /// examines every cell. For grids that are only looked up, never marched over (the geoid's
+    /// undulations), where building the maxima would be wasted start-up time.
+    init(unboundedRows rows: Int, columns: Int) {
+        (blockRows, blockColumns, offsets, _) = Self.layout(rows: rows, columns: columns)
         let total = offsets.last! + blockRows.last! * blockColumns.last!
+        maxima = [Float](repeating: .infinity, count: total)
+        voids = [UInt8](repeating: 0, count: total)
+    }
+
+    /// Builds the pyramid of a `rows × columns` lattice of posts (row-major, NaN for voids).
+    /// One pass over the posts, then a quarter of that per level.
+    init(rows: Int, columns: Int, heights: UnsafeBufferPointer<Float>) {
+        let n = Self.baseCells
+        let (blockRows, blockColumns, offsets, total) = Self.layout(rows: rows, columns: columns)
         var maxima = [Float](repeating: -.infinity, count: total)
         var voids = [UInt8](repeating: 0, count: total)
         maxima.withUnsafeMutableBufferPointer { m in voids.withUnsafeMutableBufferPointer { v in

@@ -20,15 +20,21 @@ enum FileBytes {
         guard size <= limit else {
             throw TerrainFileError(path: path, message: "holds \(size) bytes, more than the \(limit) a file of its kind may have")
         }
-        var bytes = [UInt8](repeating: 0, count: size)
-        var done = 0
-        while done < size {
-            let n = bytes.withUnsafeMutableBytes { pread(descriptor, $0.baseAddress! + done, size - done, off_t(done)) }
-            if n < 0, errno == EINTR { continue }
-            guard n >= 0 else { throw failure(path, "cannot be read") }
-            guard n > 0 else { throw TerrainFileError(path: path, message: "ended after \(done) of \(size) bytes") }
-            done += n
+        // Read straight into the array's storage: no zeroing first (a tile is megabytes).
+        var problem: TerrainFileError?
+        let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            var done = 0
+            while done < size {
+                let n = pread(descriptor, buffer.baseAddress! + done, size - done, off_t(done))
+                if n < 0, errno == EINTR { continue }
+                if n < 0 { problem = failure(path, "cannot be read"); break }
+                if n == 0 { problem = TerrainFileError(path: path, message: "ended after \(done) of \(size) bytes"); break }
+                done += n
+            }
+            // Only what was read counts; a short read throws below.
+            count = done
         }
+        if let problem { throw problem }
         return bytes
     }
 

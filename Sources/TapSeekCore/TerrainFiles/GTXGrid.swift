@@ -54,24 +54,22 @@ public enum GTXGrid {
         default:
             throw TerrainFileError(path: path, message: "holds \(bytes.count) bytes, not the 40 + \(posts) × 4 (or × 8) of its \(rows) × \(columns) posts")
         }
-        var heights = [Float](repeating: 0, count: posts)
-        bytes.withUnsafeBufferPointer { b in
-            heights.withUnsafeMutableBufferPointer { h in
+        // Every post is written once (no zeroing first): big-endian words loaded whole.
+        let heights = [Float](unsafeUninitializedCapacity: posts) { h, count in
+            bytes.withUnsafeBytes { b in
                 for fileRow in 0..<rows {
                     // The file runs south to north, the grid north to south.
-                    let gridRow = rows - 1 - fileRow
+                    let target = h.baseAddress! + (rows - 1 - fileRow) * columns
+                    let source = headerLength + fileRow * columns * width
                     for c in 0..<columns {
-                        var at = headerLength + (fileRow * columns + c) * width
-                        var bits: UInt64 = 0
-                        for _ in 0..<width {
-                            bits = bits << 8 | UInt64(b[at])
-                            at += 1
-                        }
-                        let value = width == 4 ? Float(bitPattern: UInt32(truncatingIfNeeded: bits)) : Float(Double(bitPattern: bits))
-                        h[gridRow * columns + c] = value == missingValue ? .nan : value
+                        let value = width == 4
+                            ? Float(bitPattern: UInt32(bigEndian: b.loadUnaligned(fromByteOffset: source + 4 * c, as: UInt32.self)))
+                            : Float(Double(bitPattern: UInt64(bigEndian: b.loadUnaligned(fromByteOffset: source + 8 * c, as: UInt64.self))))
+                        (target + c).initialize(to: value == missingValue ? .nan : value)
                     }
                 }
             }
+            count = posts
         }
         // GDAL's GTX driver turns the header into an area geotransform, half a cell beyond the
         // outer posts, and TapSeekGDAL's RasterFile moves back by half a cell: the same
@@ -81,6 +79,6 @@ public enum GTXGrid {
         let rowStep = -latitudeStep
         return ElevationGrid(north: originNorth + 0.5 * rowStep, west: originWest + 0.5 * longitudeStep,
                              latitudeSpacing: -rowStep, longitudeSpacing: longitudeStep,
-                             rows: rows, columns: columns, heights: heights)
+                             rows: rows, columns: columns, heights: heights, boundsTerrain: false)
     }
 }

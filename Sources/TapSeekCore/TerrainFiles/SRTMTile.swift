@@ -116,14 +116,14 @@ public struct SRTMTile: Sendable, Hashable {
         guard let n = Self.postsPerSide(byteCount: bytes.count) else {
             throw TerrainFileError(path: path, message: "\(bytes.count) bytes is not the size of a 1″ (3601² posts) or 3″ (1201² posts) SRTM tile")
         }
-        var heights = [Float](repeating: 0, count: n * n)
-        bytes.withUnsafeBufferPointer { b in
-            heights.withUnsafeMutableBufferPointer { h in
+        let heights = [Float](unsafeUninitializedCapacity: n * n) { h, count in
+            bytes.withUnsafeBytes { b in
                 for i in 0..<(n * n) {
-                    let value = Int16(bitPattern: UInt16(b[2 * i]) << 8 | UInt16(b[2 * i + 1]))
-                    h[i] = value == Self.voidValue ? .nan : Float(value)
+                    let value = Int16(bitPattern: UInt16(bigEndian: b.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
+                    (h.baseAddress! + i).initialize(to: value == Self.voidValue ? .nan : Float(value))
                 }
             }
+            count = n * n
         }
         // GDAL's SRTMHGT driver writes the lattice as an area geotransform half a cell outside
         // the whole degrees, and its reader (TapSeekGDAL's RasterFile) moves back by half a cell.

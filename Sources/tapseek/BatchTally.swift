@@ -9,7 +9,7 @@ struct BatchTally: Sendable {
     mutating func count(_ result: LocateResult) {
         total += 1
         byStatus[result.status.rawValue, default: 0] += 1
-        if let code = result.error?.code { byErrorCode[code, default: 0] += 1 }
+        if let code = result.error?.code.rawValue { byErrorCode[code, default: 0] += 1 }
     }
 
     mutating func merge(_ other: BatchTally) {

@@ -69,3 +69,13 @@ struct CompactJSONEncoderTests {
         #expect(String(decoding: try CompactJSONEncoder().encode([Nothing()]), as: UTF8.self) == "[{}]")
     }
 }
+
+/// The failure codes are a public contract (README, "A result"): scripts match them.
+struct FailureCodeTests {
+    @Test func codesAreTheDocumentedStrings() throws {
+        #expect(FailureCode.allCases.map(\.rawValue) == ["bad-input", "outside-dem", "damaged-dem", "void-observer", "no-terrain",
+                                                          "magnetic-model", "no-fit", "not-found"])
+        let encoded = try CompactJSONEncoder().encode(FailureCode.voidObserver)
+        #expect(String(decoding: encoded, as: UTF8.self) == #""void-observer""#)
+    }
+}

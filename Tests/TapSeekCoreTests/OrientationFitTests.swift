@@ -100,7 +100,7 @@ struct OrientationFitTests {
         let elsewhere = Self.trace(given, skyline: { 3 + 2 * sin(5 * $0 * .pi / 180 + 2) + 0.7 * sin(17 * $0 * .pi / 180) })
         #expect(elsewhere.count > 40)
         let wrong = try #require(refusal(elsewhere))
-        #expect(wrong.code == "no-fit", "\(wrong.message)")
+        #expect(wrong.code == .noFit, "\(wrong.message)")
         // A flat horizon (the sea) cannot fix a heading.
         let flat = SkylineProfile(startAzimuth: 120, step: 0.05, angles: [Double](repeating: 0.5, count: 3200))
         let sea = Self.trace(given, skyline: { _ in 0.5 })

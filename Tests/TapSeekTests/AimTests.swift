@@ -123,10 +123,10 @@ struct AimTests {
         let named = locator.aim(AimRequest(observer: observer, target: .named("Säntis")))
         #expect(named.error?.message == "target.name needs the place-search index (run scripts/setup.sh)")
         let unknown = locator.aim(AimRequest(observer: observer, target: .named("Nowhere")), resolve: { _ in nil })
-        #expect(unknown.error?.code == "not-found")
+        #expect(unknown.error?.code == .notFound)
         let same = locator.aim(AimRequest(observer: observer, target: .position(latitude: 47.3306, longitude: 9.4086, elevation: nil, name: nil)))
         #expect(same.error?.message == "the target is the observer's own position")
         let outside = locator.aim(AimRequest(observer: observer, target: .position(latitude: 10, longitude: 10, elevation: nil, name: nil)))
-        #expect(outside.error?.code == "outside-dem")
+        #expect(outside.error?.code == .outsideDEM)
     }
 }

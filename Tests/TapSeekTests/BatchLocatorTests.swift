@@ -102,7 +102,7 @@ struct BatchLocatorTests {
         for try await r in BatchLocator(locator: locator, jobs: 2, chunkSize: 1).results(for: Self.stream(records)) { results.append(r) }
         #expect(results.map(\.line) == [3, 5, 8])
         #expect(results.map(\.status.rawValue) == ["hit", "error", "location"])
-        #expect(results[1].error == LocateResult.Failure(code: "bad-input", message: "line 5: invalid JSON"))
+        #expect(results[1].error == LocateResult.Failure(code: .badInput, message: "line 5: invalid JSON"))
     }
 
     /// A location-only record stands on the DEM: Grindelwald's village lies at 1034 m

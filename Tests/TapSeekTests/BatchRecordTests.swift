@@ -21,7 +21,7 @@ import TapSeek
     @Test func invalidReadingNamesLineAndField() {
         let line = Line(number: 12, content: .text(#"{"location":{"latitude":146.5,"longitude":8}}"#))
         let f = failure(BatchRecord(jsonLine: line))
-        #expect(f?.code == "bad-input")
+        #expect(f?.code == .badInput)
         #expect(f?.message.hasPrefix("line 12: location.latitude") == true, "\(f?.message ?? "")")
     }
 

@@ -193,7 +193,7 @@ struct CalibrationTests {
             let fit = try locator.calibrate(Self.reading(Self.scenes[0], skyline: everest))
             Issue.record("fitted \(fit)")
         } catch {
-            #expect(error.code == "no-fit", "\(error.message)")
+            #expect(error.code == .noFit, "\(error.message)")
         }
         // Located, the reading says so and keeps its own orientation.
         let result = locator.locate(Self.reading(Self.scenes[0], skyline: everest))

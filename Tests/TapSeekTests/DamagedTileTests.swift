@@ -33,7 +33,7 @@ struct DamagedTileTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let locator = Locator(catalog: try ElevationCatalog(directory: folder.path, rasterReader: .gdal), geoid: try Geoid())
         let result = locator.locate(Reading(location: .init(latitude: 46.624, longitude: 8.041), orientation: .init(heading: 208, pitch: 26)))
-        #expect(result.error?.code == "damaged-dem")
+        #expect(result.error?.code == .damagedDEM)
         #expect(result.error?.message.contains("damaged DEM file") == true, "\(result.error?.message ?? "")")
     }
 }

@@ -300,7 +300,7 @@ struct LocatorTests {
             reading.orientation = .init(heading: 205, headingReference: .magnetic, pitch: 26)
             let result = locator.locate(reading)
             #expect(result.status == .error && result.target == nil)
-            #expect(result.error?.code == "magnetic-model")
+            #expect(result.error?.code == .magneticModel)
             #expect(result.error?.message.contains("outside the validity of") == true, "\(result.error?.message ?? "")")
         }
 
@@ -365,7 +365,7 @@ struct LocatorTests {
         @Test func observerOverAVoidIsRefusedOrWarnedNeverAtSeaLevel() throws {
             let locator = try Self.locator()
             let refused = locator.locate(LocatorTests.reading(latitude: 46.5367, longitude: 8.1258, heading: 300, pitch: -5))
-            #expect(refused.status == .error && refused.error?.code == "void-observer")
+            #expect(refused.status == .error && refused.error?.code == .voidObserver)
             let placed = locator.locate(LocatorTests.reading(latitude: 46.5367, longitude: 8.1258, altitude: 4275,
                                                              heading: 60, pitch: -10))
             #expect(placed.status == .hit)
@@ -377,7 +377,7 @@ struct LocatorTests {
 
         @Test func observerOutsideTheDEMIsRefused() throws {
             let result = try Self.locator().locate(LocatorTests.reading(latitude: 10.5, longitude: -150.2, heading: 0, pitch: 0))
-            #expect(result.status == .error && result.error?.code == "outside-dem")
+            #expect(result.status == .error && result.error?.code == .outsideDEM)
             #expect(result.error?.message.contains("outside the DEM") == true)
         }
 
@@ -453,7 +453,7 @@ struct LocatorTests {
             let field = Self.spoil(&reading, number)
             let result = try Self.locator().locate(reading)
             #expect(result.status == .error && result.target == nil)
-            #expect(result.error?.code == "bad-input")
+            #expect(result.error?.code == .badInput)
             let message = result.error?.message ?? ""
             #expect(message.hasPrefix(field), "\(message)")
             #expect(!message.contains("\n"))

@@ -61,18 +61,18 @@ public struct Calibration: Sendable, Hashable {
 public struct CalibrationError: Error, Sendable, Hashable, CustomStringConvertible {
     /// `bad-input` (the points themselves are unusable) or `no-fit` (they fit no orientation
     /// within the search, or too loosely to trust).
-    public var code: String
+    public var code: FailureCode
     public var message: String
 
-    public init(code: String, message: String) {
+    public init(code: FailureCode, message: String) {
         self.code = code
         self.message = message
     }
 
     public var description: String { message }
 
-    public static func badInput(_ message: String) -> CalibrationError { CalibrationError(code: "bad-input", message: message) }
-    public static func noFit(_ message: String) -> CalibrationError { CalibrationError(code: "no-fit", message: message) }
+    public static func badInput(_ message: String) -> CalibrationError { CalibrationError(code: .badInput, message: message) }
+    public static func noFit(_ message: String) -> CalibrationError { CalibrationError(code: .noFit, message: message) }
 }
 
 extension Calibration: Codable {

@@ -64,7 +64,7 @@ public struct BatchRecord: Sendable, Hashable {
             if reading.time == nil { time = imported.time }
         case .failure(let error):
             let message = error.line == nil ? "line \(imported.line): \(error.description)" : error.description
-            self.init(line: imported.line, failure: LocateResult.Failure(code: LocateResult.Failure.badInputCode, message: message),
+            self.init(line: imported.line, failure: LocateResult.Failure(code: .badInput, message: message),
                       time: imported.time)
         }
     }
@@ -85,11 +85,8 @@ public struct BatchRecord: Sendable, Hashable {
 }
 
 extension LocateResult.Failure {
-    /// The interface's code for input that cannot be read as a reading.
-    public static let badInputCode = "bad-input"
-
     /// A `bad-input` failure for one input line: `line N: what is wrong`.
     public static func badInput(line: Int, _ message: String) -> LocateResult.Failure {
-        LocateResult.Failure(code: badInputCode, message: "line \(line): \(message)")
+        LocateResult.Failure(code: .badInput, message: "line \(line): \(message)")
     }
 }

@@ -40,9 +40,9 @@ public struct LocateResult: Sendable {
 
     /// A failure, with a stable `code` for scripts and a one-line `message` for people.
     public struct Failure: Error, Sendable, Hashable {
-        public var code: String
+        public var code: FailureCode
         public var message: String
-        public init(code: String, message: String) {
+        public init(code: FailureCode, message: String) {
             self.code = code
             self.message = message
         }

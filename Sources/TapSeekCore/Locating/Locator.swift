@@ -93,7 +93,7 @@ public struct Locator: Sendable {
         result.profile = outcome.profile
         switch outcome.outcome {
         case .noTerrain:
-            throw LocateResult.Failure(code: "no-terrain", message: "the sightline met no terrain data (left the DEM at once or crossed only voids)")
+            throw LocateResult.Failure(code: .noTerrain, message: "the sightline met no terrain data (left the DEM at once or crossed only voids)")
         case .hit: result.status = .hit
         case .horizon: result.status = .horizon
         }
@@ -122,21 +122,21 @@ public struct Locator: Sendable {
         do {
             p = try CoordinateError.validated(latitude: location.latitude, longitude: location.longitude)
         } catch {
-            throw LocateResult.Failure(code: "bad-input", message: "location.\(error.message)")
+            throw LocateResult.Failure(code: .badInput, message: "location.\(error.message)")
         }
         var ground: Double?
         switch terrain.sample(latitude: p.latitude, longitude: p.longitude) {
         case .outside:
             if let damage = catalog.damage(latitude: p.latitude, longitude: p.longitude) {
-                throw LocateResult.Failure(code: "damaged-dem", message: "the observer (\(p.latitude), \(p.longitude)) lies in the footprint of a \(damage)")
+                throw LocateResult.Failure(code: .damagedDEM, message: "the observer (\(p.latitude), \(p.longitude)) lies in the footprint of a \(damage)")
             }
             guard allowsOutside, location.altitude != nil else {
-                throw LocateResult.Failure(code: "outside-dem", message: "the observer (\(p.latitude), \(p.longitude)) is outside the DEM: no tile covers it")
+                throw LocateResult.Failure(code: .outsideDEM, message: "the observer (\(p.latitude), \(p.longitude)) is outside the DEM: no tile covers it")
             }
             warnings.append("no DEM tile covers the observer; ground elevation unknown")
         case .void:
             guard location.altitude != nil else {
-                throw LocateResult.Failure(code: "void-observer",
+                throw LocateResult.Failure(code: .voidObserver,
                                            message: "the observer stands over a void in the DEM and the reading gives no altitude")
             }
             warnings.append("the observer stands over a void in the DEM; ground elevation unknown")
@@ -178,7 +178,7 @@ public struct Locator: Sendable {
     /// code (a NaN heading would otherwise march nowhere and report "no terrain").
     private static func validate(_ reading: Reading, orientation: Reading.Orientation) throws(LocateResult.Failure) {
         func bad(_ field: String, _ rule: String, _ value: Double) -> LocateResult.Failure {
-            LocateResult.Failure(code: "bad-input", message: "\(field) \(rule), got \(value)")
+            LocateResult.Failure(code: .badInput, message: "\(field) \(rule), got \(value)")
         }
         let location = reading.location
         if let altitude = location.altitude, !altitude.isFinite {
@@ -194,7 +194,7 @@ public struct Locator: Sendable {
         guard orientation.roll.isFinite else { throw bad("orientation.roll", "must be a finite number", orientation.roll) }
         guard let tap = reading.tap else { return }
         guard let camera = reading.camera else {
-            throw LocateResult.Failure(code: "bad-input", message: "tap needs camera.horizontalFOV, imageWidth and imageHeight")
+            throw LocateResult.Failure(code: .badInput, message: "tap needs camera.horizontalFOV, imageWidth and imageHeight")
         }
         guard camera.horizontalFOV > 0, camera.horizontalFOV < 180 else {
             throw bad("camera.horizontalFOV", "must be within (0, 180) degrees", camera.horizontalFOV)

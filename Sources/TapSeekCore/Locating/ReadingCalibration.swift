@@ -76,10 +76,10 @@ extension Locator {
     func cameraView(of reading: Reading, for need: String,
                     terrain: inout TerrainSampler) throws(LocateResult.Failure) -> (PinholeCamera, CameraOrientation, GeodeticPosition) {
         guard let orientation = reading.orientation else {
-            throw LocateResult.Failure(code: "bad-input", message: "\(need) orientation (the sensors' guess)")
+            throw LocateResult.Failure(code: .badInput, message: "\(need) orientation (the sensors' guess)")
         }
         guard let settings = reading.camera else {
-            throw LocateResult.Failure(code: "bad-input", message: "\(need) camera.horizontalFOV, imageWidth and imageHeight")
+            throw LocateResult.Failure(code: .badInput, message: "\(need) camera.horizontalFOV, imageWidth and imageHeight")
         }
         var ignored: [String] = []
         let observer = try place(reading.location, terrain: &terrain, warnings: &ignored)
@@ -123,13 +123,13 @@ extension Locator {
                      observer: LocateResult.Observer) throws(LocateResult.Failure) -> Double {
         guard orientation.headingReference == .magnetic else { return orientation.heading }
         guard let time = reading.time else {
-            throw LocateResult.Failure(code: "bad-input", message: "time is required with a magnetic heading")
+            throw LocateResult.Failure(code: .badInput, message: "time is required with a magnetic heading")
         }
         do {
             return try magneticModel.magneticToTrue(heading: orientation.heading, latitude: observer.latitude,
                                                     longitude: observer.longitude, height: observer.altitude, date: time)
         } catch {
-            throw LocateResult.Failure(code: "magnetic-model", message: error.message)
+            throw LocateResult.Failure(code: .magneticModel, message: error.message)
         }
     }
 

@@ -89,15 +89,15 @@ extension Locator {
         var target = request.target
         if case .named(let name) = target {
             guard let resolve else {
-                throw LocateResult.Failure(code: "bad-input", message: "target.name needs the place-search index (run scripts/setup.sh)")
+                throw LocateResult.Failure(code: .badInput, message: "target.name needs the place-search index (run scripts/setup.sh)")
             }
             guard let found = resolve(name) else {
-                throw LocateResult.Failure(code: "not-found", message: "target.name \"\(name)\" matches no known place")
+                throw LocateResult.Failure(code: .notFound, message: "target.name \"\(name)\" matches no known place")
             }
             target = found
         }
         guard case .position(let latitude, let longitude, let given, let name) = target else {
-            throw LocateResult.Failure(code: "not-found", message: "the place search gave no coordinates")
+            throw LocateResult.Failure(code: .notFound, message: "the place search gave no coordinates")
         }
         let observer = try place(request.observer.location, terrain: &terrain, warnings: &result.warnings)
         result.observer = observer
@@ -107,7 +107,7 @@ extension Locator {
         case .void, .outside: ground = nil
         }
         guard let elevation = given ?? ground else {
-            throw LocateResult.Failure(code: "outside-dem",
+            throw LocateResult.Failure(code: .outsideDEM,
                                        message: "target (\(latitude), \(longitude)) has no elevation and the DEM has none there")
         }
         if let ground, elevation < ground - 30 {
@@ -123,7 +123,7 @@ extension Locator {
         result.distance = Geodesic.inverse(latitude1: observer.latitude, longitude1: observer.longitude,
                                            latitude2: latitude, longitude2: longitude).distance
         guard result.distance >= 1 else {
-            throw LocateResult.Failure(code: "bad-input", message: "the target is the observer's own position")
+            throw LocateResult.Failure(code: .badInput, message: "the target is the observer's own position")
         }
         let view = sight.view
         result.azimuth = view.azimuth

@@ -17,6 +17,7 @@
 #   geocoder      the geocoder index loader and its look-ups (GeocoderIndex)
 #   polyline      the polyline codec
 #   gtx           the GTX geoid grid reader (GTXGrid)
+#   gzip          the gzip reader of downloaded .hgt.gz tiles (GzipMember, Inflate)
 #
 # Everything goes to .build-fuzz/ (git-ignored): the binaries, each target's growing corpus
 # (<target>-corpus), the seeds it starts from (<target>-seeds, rebuilt every run from the sample
@@ -30,7 +31,7 @@
 # first run; the fuzzers themselves run at nice 19.
 set -euo pipefail
 
-all_targets=(reading aim sensorlog sensorlogger phyphox gpslogger csv coordinates geocoder polyline gtx)
+all_targets=(reading aim sensorlog sensorlogger phyphox gpslogger csv coordinates geocoder polyline gtx gzip)
 seconds="${1:?usage: scripts/fuzz.sh SECONDS [TARGET...] (targets: ${all_targets[*]})}"
 shift
 targets=("$@")
@@ -54,6 +55,7 @@ source_file() {
         geocoder) echo GeocoderIndexFuzz ;;
         polyline) echo PolylineFuzz ;;
         gtx) echo GTXGridFuzz ;;
+        gzip) echo GzipFuzz ;;
         *) echo "unknown target $1 (targets: ${all_targets[*]})" >&2; return 1 ;;
     esac
 }
@@ -214,6 +216,15 @@ def gtx(rows, columns, values):
 open(sys.argv[1] + "/small", "wb").write(gtx(3, 2, [1, 2, 3, -88.8888, 5, 6]))
 open(sys.argv[1] + "/short", "wb").write(gtx(300, 200, [1, 2]))
 PY
+            ;;
+        gzip)
+            # gzip's own output (with a name), a bare header, and a run of zeros (a small bomb).
+            head -c 3000 /dev/urandom >"$dir/noise.bin"
+            printf 'Säntis 2502 m %.0s' $(seq 200) >"$dir/text.txt"
+            gzip -c "$dir/text.txt" >"$dir/text.gz"
+            gzip -c -n "$dir/noise.bin" >"$dir/noise.gz"
+            head -c 2000000 /dev/zero | gzip -1 -n >"$dir/zeros.gz"
+            rm "$dir/noise.bin" "$dir/text.txt"
             ;;
         polyline)
             # The first byte picks decoding (even) or encoding (odd) and the precision.

@@ -23,6 +23,7 @@ enum FileBytes {
         // Read straight into the array's storage: no zeroing first (a tile is megabytes).
         var problem: TerrainFileError?
         let bytes = [UInt8](unsafeUninitializedCapacity: size) { buffer, count in
+            HugePages.advise(UnsafeMutableRawBufferPointer(buffer))
             var done = 0
             while done < size {
                 let n = pread(descriptor, buffer.baseAddress! + done, size - done, off_t(done))

@@ -56,6 +56,7 @@ public enum GTXGrid {
         }
         // Every post is written once (no zeroing first): big-endian words loaded whole.
         let heights = [Float](unsafeUninitializedCapacity: posts) { h, count in
+            HugePages.advise(UnsafeMutableRawBufferPointer(h))
             bytes.withUnsafeBytes { b in
                 for fileRow in 0..<rows {
                     // The file runs south to north, the grid north to south.

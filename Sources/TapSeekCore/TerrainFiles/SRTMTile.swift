@@ -117,6 +117,7 @@ public struct SRTMTile: Sendable, Hashable {
             throw TerrainFileError(path: path, message: "\(bytes.count) bytes is not the size of a 1″ (3601² posts) or 3″ (1201² posts) SRTM tile")
         }
         let heights = [Float](unsafeUninitializedCapacity: n * n) { h, count in
+            HugePages.advise(UnsafeMutableRawBufferPointer(h))
             bytes.withUnsafeBytes { b in
                 for i in 0..<(n * n) {
                     let value = Int16(bitPattern: UInt16(bigEndian: b.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))

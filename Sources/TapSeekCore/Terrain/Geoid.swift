@@ -37,13 +37,20 @@ public struct Geoid: Sendable {
             let dx = ellipsoid.primeVerticalRadius(latitude: phi) * cos(phi) * radians(g.longitudeSpacing)
             let dy = ellipsoid.semiMajorAxis * (1 - ellipsoid.eccentricitySquared) * radians(g.latitudeSpacing)
             guard dx > 1 else { continue }
-            for c in 0..<(g.columns - 1) {
-                let i = r * g.columns + c
-                let east = max(abs(h[i + 1] - h[i]), abs(h[i + g.columns + 1] - h[i + g.columns]))
-                let north = max(abs(h[i + g.columns] - h[i]), abs(h[i + g.columns + 1] - h[i + 1]))
-                let slope = Double(east) / dx + Double(north) / dy
-                if slope > steepest { steepest = slope }
+            // Per cell the larger step along each axis, over its ground width; the row's
+            // steepest in single precision (the grid's own), widened once.
+            let perEast = Float(1 / dx), perNorth = Float(1 / dy)
+            var rowSteepest: Float = 0
+            h.withUnsafeBufferPointer { p in
+                let top = p.baseAddress! + r * g.columns, bottom = top + g.columns
+                for c in 0..<(g.columns - 1) {
+                    let east = max(abs(top[c + 1] - top[c]), abs(bottom[c + 1] - bottom[c]))
+                    let north = max(abs(bottom[c] - top[c]), abs(bottom[c + 1] - top[c + 1]))
+                    rowSteepest = max(rowSteepest, east * perEast + north * perNorth)
+                }
             }
+            // One part in a million more: single-precision rounding must not make a bound low.
+            steepest = max(steepest, Double(rowSteepest) * (1 + 1e-6))
         }
         return steepest
     }

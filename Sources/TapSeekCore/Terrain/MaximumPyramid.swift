@@ -90,14 +90,17 @@ public final class MaximumPyramid: Sendable {
             for r in 0..<rows {
                 let row = heights.baseAddress! + r * columns
                 for bc in 0..<base0 {
+                    // Branch-free: a NaN (void) is never greater, and is not equal to itself.
                     var h = -Float.infinity
-                    var void: UInt8 = 0
-                    for c in (bc * n)...min(bc * n + n, columns - 1) {
+                    var void = false
+                    let first = bc * n, last = Swift.min(first + n, columns - 1)
+                    for c in first...last {
                         let post = row[c]
-                        if post.isNaN { void = 1 } else { h = Swift.max(h, post) }
+                        h = post > h ? post : h
+                        void = void || post != post
                     }
                     rowMaxima[bc] = h
-                    rowVoids[bc] = void
+                    rowVoids[bc] = void ? 1 : 0
                 }
                 let lower = min(r / n, blockRows[0] - 1)
                 let upper = r % n == 0 && r > 0 ? r / n - 1 : lower

@@ -1,6 +1,6 @@
 import Foundation
 import Testing
-import TapSeekCore
+@testable import TapSeekCore
 
 /// ``CompactJSONEncoder`` against Foundation's `JSONEncoder`: the same members and values, in
 /// the order `encode(to:)` writes them, and a clear error where streaming cannot follow.
@@ -77,5 +77,28 @@ struct FailureCodeTests {
                                                           "magnetic-model", "no-fit", "not-found"])
         let encoded = try CompactJSONEncoder().encode(FailureCode.voidObserver)
         #expect(String(decoding: encoded, as: UTF8.self) == #""void-observer""#)
+    }
+}
+
+/// The panorama JSON as the interface writes it: an azimuth with no terrain has only
+/// `"elevationAngle":null`, a peak's `name` appears when known.
+struct PanoramaJSONTests {
+    @Test func emptyAzimuthAndNamedPeak() throws {
+        let point = Panorama.Point(azimuth: 10, elevationAngle: 1.23456789, distance: 1234.5678, latitude: 46.123456789,
+                                   longitude: 8.1, elevation: 2500.004, layers: [])
+        let empty = Panorama.Point(azimuth: 20.5, elevationAngle: nil, distance: .nan, latitude: .nan, longitude: .nan,
+                                   elevation: .nan, layers: [])
+        var panorama = Panorama(eye: GeodeticPosition(latitude: 46, longitude: 8, height: 600),
+                                settings: .init(azimuthStep: 10.5, refraction: 0.13), range: 100_000.004, skyline: [point, empty],
+                                crossedVoid: false)
+        panorama.peaks = [Panorama.Peak(azimuth: 10, elevationAngle: 1.5, distance: 2000, latitude: 46.2, longitude: 8.2,
+                                        elevation: 3000, prominence: 0.25, name: "Eiger")]
+        let result = PanoramaResult(observer: .init(latitude: 46, longitude: 8, altitude: 552.5, groundElevation: nil),
+                                    panorama: panorama, warnings: ["w"])
+        let json = String(decoding: try CompactJSONEncoder().encode(result), as: UTF8.self)
+        #expect(json == #"{"observer":{"latitude":46,"longitude":8,"altitude":552.5,"groundElevation":null},"refraction":0.13,"azimuthStep":10.5,"range":100000,"# +
+                #""skyline":[{"azimuth":10,"elevationAngle":1.234568,"distance":1234.57,"latitude":46.1234568,"longitude":8.1,"elevation":2500},"# +
+                #"{"azimuth":20.5,"elevationAngle":null}],"peaks":[{"azimuth":10,"elevationAngle":1.5,"distance":2000,"latitude":46.2,"# +
+                #""longitude":8.2,"elevation":3000,"prominence":0.25,"name":"Eiger"}],"warnings":["w"]}"#)
     }
 }

@@ -82,3 +82,62 @@ private final class Parts: Sendable {
 
     var all: [(points: [Panorama.Point], crossedVoid: Bool)] { parts.withLock { $0 } }
 }
+
+// The panorama JSON of the interface (`tapseek panorama`): angles to 1e-6°, positions to 1e-7°,
+// heights and distances to the centimetre, written by ``CompactJSONEncoder`` like the result JSON.
+
+extension PanoramaResult: Encodable {
+    private enum CodingKeys: String, CodingKey { case observer, refraction, azimuthStep, range, skyline, peaks, warnings }
+
+    public func encode(to encoder: any Encoder) throws { try encode(to: encoder, skylineAndPeaks: true) }
+
+    /// The panorama JSON, or without `skyline` and `peaks` (GeoJSON gives them as features and
+    /// the rest as the observer's properties).
+    public func encode(to encoder: any Encoder, skylineAndPeaks: Bool) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(observer, forKey: .observer)
+        try c.encode(panorama.settings.refraction, forKey: .refraction)
+        try c.encode(panorama.settings.azimuthStep, forKey: .azimuthStep)
+        try c.encode(FixedDecimal(panorama.range, places: 2), forKey: .range)
+        if skylineAndPeaks {
+            try c.encode(panorama.skyline, forKey: .skyline)
+            try c.encode(panorama.peaks, forKey: .peaks)
+        }
+        try c.encode(warnings, forKey: .warnings)
+    }
+}
+
+extension Panorama.Point: Encodable {
+    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation }
+
+    /// An azimuth with no terrain in range has only `azimuth` and `"elevationAngle":null`.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(FixedDecimal(azimuth, places: 6), forKey: .azimuth)
+        guard let elevationAngle else {
+            try c.encodeNil(forKey: .elevationAngle)
+            return
+        }
+        try c.encode(FixedDecimal(elevationAngle, places: 6), forKey: .elevationAngle)
+        try c.encode(FixedDecimal(distance, places: 2), forKey: .distance)
+        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
+        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
+        try c.encode(FixedDecimal(elevation, places: 2), forKey: .elevation)
+    }
+}
+
+extension Panorama.Peak: Encodable {
+    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, prominence, name }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(FixedDecimal(azimuth, places: 6), forKey: .azimuth)
+        try c.encode(FixedDecimal(elevationAngle, places: 6), forKey: .elevationAngle)
+        try c.encode(FixedDecimal(distance, places: 2), forKey: .distance)
+        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
+        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
+        try c.encode(FixedDecimal(elevation, places: 2), forKey: .elevation)
+        try c.encode(FixedDecimal(prominence, places: 6), forKey: .prominence)
+        try c.encodeIfPresent(name, forKey: .name)
+    }
+}

@@ -149,3 +149,71 @@ extension Locator {
         }
     }
 }
+
+// The aim JSON of the interface (`tapseek aim`): angles to 1e-6°, positions to 1e-7°, metres to
+// the centimetre, written by ``CompactJSONEncoder`` like the result JSON.
+
+extension AimResult: Encodable {
+    private enum CodingKeys: String, CodingKey {
+        case id, line, target, azimuth, elevationAngle, distance, slantRange, visible, blockedBy, pixel, observer, warnings, error
+    }
+
+    /// The sight's members only when there is no error; `observer` always (null when unplaced).
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encodeIfPresent(id, forKey: .id)
+        try c.encodeIfPresent(line, forKey: .line)
+        try c.encodeIfPresent(target, forKey: .target)
+        if error == nil {
+            try c.encode(FixedDecimal(azimuth, places: 6), forKey: .azimuth)
+            try c.encode(FixedDecimal(elevationAngle, places: 6), forKey: .elevationAngle)
+            try c.encode(FixedDecimal(distance, places: 2), forKey: .distance)
+            try c.encode(FixedDecimal(slantRange, places: 2), forKey: .slantRange)
+            try c.encode(visible, forKey: .visible)
+            try c.encodeIfPresent(blockedBy, forKey: .blockedBy)
+            try c.encodeIfPresent(pixel, forKey: .pixel)
+        }
+        try c.encode(observer, forKey: .observer)
+        try c.encode(warnings, forKey: .warnings)
+        try c.encodeIfPresent(error, forKey: .error)
+    }
+}
+
+extension AimResult.Target: Encodable {
+    private enum CodingKeys: String, CodingKey { case latitude, longitude, elevation, name }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
+        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
+        try c.encode(FixedDecimal(elevation, places: 2), forKey: .elevation)
+        try c.encodeIfPresent(name, forKey: .name)
+    }
+}
+
+extension AimResult.Blocker: Encodable {
+    private enum CodingKeys: String, CodingKey { case latitude, longitude, elevation, distance }
+
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
+        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
+        try c.encode(FixedDecimal(elevation, places: 2), forKey: .elevation)
+        try c.encode(FixedDecimal(distance, places: 2), forKey: .distance)
+    }
+}
+
+extension AimResult.Pixel: Encodable {
+    private enum CodingKeys: String, CodingKey { case x, y, inFrame, behindCamera }
+
+    /// `x` and `y` only when both are known.
+    public func encode(to encoder: any Encoder) throws {
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        if let x, let y {
+            try c.encode(FixedDecimal(x, places: 2), forKey: .x)
+            try c.encode(FixedDecimal(y, places: 2), forKey: .y)
+        }
+        try c.encode(inFrame, forKey: .inFrame)
+        try c.encode(behindCamera, forKey: .behindCamera)
+    }
+}

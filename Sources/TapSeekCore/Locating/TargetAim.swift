@@ -92,7 +92,7 @@ extension Locator {
                 throw LocateResult.Failure(code: .badInput, message: "target.name needs the place-search index (run scripts/setup.sh)")
             }
             guard let found = resolve(name) else {
-                throw LocateResult.Failure(code: .notFound, message: "target.name \"\(name)\" matches no known place")
+                throw LocateResult.Failure(code: .notFound, message: "target.name \"\(name)\" is the name of no known place (near matches are not aimed at; `tapseek search` lists them; or give latitude and longitude)")
             }
             target = found
         }

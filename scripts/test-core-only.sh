@@ -63,6 +63,7 @@ readings=(
     '{"id":"standing","location":{"latitude":47.2494,"longitude":9.3433}}'
     '{"id":"outside","location":{"latitude":10,"longitude":10},"orientation":{"heading":0,"pitch":0}}'
 )
+statuses=""
 for reading in "${readings[@]}"; do
     id="$(sed -E 's/.*"id":"([^"]*)".*/\1/' <<<"$reading")"
     set +e
@@ -73,9 +74,9 @@ for reading in "${readings[@]}"; do
     elif [ "$expected" != "$actual" ]; then fail "$id: core-locate differs"$'\n'"  tapseek: $expected"$'\n'"  core:    $actual"$'\n'"  $(cat "$work/stderr")"
     elif [ $(( expected_status != 0 )) != $(( actual_status != 0 )) ]; then fail "$id: exit status $actual_status, tapseek's $expected_status"
     else ok "$id: $(grep -o '"status":"[a-z]*"' <<<"$actual" || echo "refused: $(cat "$work/stderr")")"; fi
+    statuses+="$(grep -o '"status":"[a-z]*"' <<<"$actual" || true) "
 done
 # Every status was seen, so the comparison covered hits, skylines and failures.
-statuses="$(for r in "${readings[@]}"; do "$core" "$work/dem" <<<"$r" 2>/dev/null | grep -o '"status":"[a-z]*"' || true; done | sort -u | tr '\n' ' ')"
 for s in hit horizon error; do
     if grep -q "\"$s\"" <<<"$statuses"; then ok "covers status $s"; else fail "no reading gives status $s ($statuses)"; fi
 done

@@ -60,7 +60,7 @@ struct AimCommand: AsyncParsableCommand {
                     result.error = .badInput(line: number, error.description)
                 }
                 result.line = number
-                AimWriter.write(result, to: &out)
+                out.appendJSON(result)
             }.run()
             return
         }
@@ -74,7 +74,7 @@ struct AimCommand: AsyncParsableCommand {
         if let plot, result.error == nil { try Self.writePlot(of: result, request: request, locator: locator, to: plot) }
         var out = OutputBuffer()
         switch format {
-        case .json: AimWriter.write(result, to: &out)
+        case .json: out.appendJSON(result)
         case .geojson: AimWriter.writeFeatureCollection(of: result, geoid: locator.geoid, to: &out)
         }
         out.newline()

@@ -1,12 +1,9 @@
 import Foundation
 import TapSeek
 
-/// What `tapseek aim` prints: the aim JSON of the public interface, or a GeoJSON
+/// The GeoJSON of `tapseek aim` (its JSON is the library's `AimResult` encoding): a
 /// FeatureCollection of the observer, the target, the sightline and the blocking terrain.
 enum AimWriter {
-    /// The aim JSON of the public interface: the library's `AimResult` encoding.
-    static func write(_ r: AimResult, to out: inout OutputBuffer) { out.appendJSON(r) }
-
     /// A FeatureCollection: `target` (a Point with the aim's fields as properties), `observer`,
     /// `sightline` (a LineString from the eye to the target) and, when hidden, `blockedBy` (a
     /// Point on the terrain in the way). Heights above the WGS84 ellipsoid, as RFC 7946 asks.
@@ -19,7 +16,7 @@ enum AimWriter {
         let eye = r.observer.map { ellipsoidal($0.latitude, $0.longitude, $0.altitude) }
         out.append("{\"type\":\"FeatureCollection\",\"features\":[")
         out.append("{\"type\":\"Feature\",\"properties\":{\"role\":\"target\",\"aim\":")
-        write(r, to: &out)
+        out.appendJSON(r)
         out.append("},\"geometry\":")
         GeoJSONWriter.writePoint(target, to: &out)
         out.append("}")

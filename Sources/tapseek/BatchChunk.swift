@@ -32,7 +32,7 @@ struct BatchChunkOutput: Sendable {
             if geoJSON {
                 GeoJSONWriter.writeFeatureLines(of: result, geoid: batch.locator.geoid, to: &output.json, flushing: false)
             } else {
-                ResultJSON.write(result, to: &output.json)
+                output.json.appendJSON(result)
                 output.json.newline(flushing: false)
             }
             output.tally.count(result)

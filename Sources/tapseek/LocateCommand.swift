@@ -43,7 +43,7 @@ struct LocateCommand: ParsableCommand {
         if let plot, result.error == nil { try Self.writePlot(of: result, to: plot) }
         var out = OutputBuffer()
         switch format {
-        case .json: ResultJSON.write(result, to: &out)
+        case .json: out.appendJSON(result)
         case .geojson: GeoJSONWriter.writeFeatureCollection(of: result, geoid: locator.geoid, to: &out)
         }
         out.newline()

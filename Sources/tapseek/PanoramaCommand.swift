@@ -82,7 +82,7 @@ struct PanoramaCommand: ParsableCommand {
         if let svg { try Self.writePicture(of: result, to: svg) }
         var out = OutputBuffer()
         switch format {
-        case .json: PanoramaWriter.writeJSON(result, to: &out)
+        case .json: out.appendJSON(result)
         case .geojson: PanoramaWriter.writeGeoJSON(result, geoid: locator.geoid, to: &out)
         }
         out.newline()

@@ -2,8 +2,6 @@ import TapSeek
 
 /// The panorama JSON (the library's `PanoramaResult` encoding) and GeoJSON of `tapseek panorama`.
 enum PanoramaWriter {
-    static func writeJSON(_ r: PanoramaResult, to out: inout OutputBuffer) { out.appendJSON(r) }
-
     /// An RFC 7946 FeatureCollection: the observer (Point), the skyline's touching points as a
     /// LineString in azimuth order (split where an azimuth has no terrain), and a Point per peak
     /// with its properties. Heights in coordinates are ellipsoidal (mean sea level + EGM96), as

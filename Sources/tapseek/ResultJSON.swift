@@ -4,8 +4,6 @@ import TapSeek
 /// conformances through ``OutputBuffer/appendJSON(_:)`` (the library's encoder, the one writer of
 /// that JSON); GeoJSON properties add the warnings and error here.
 enum ResultJSON {
-    static func write(_ r: LocateResult, to out: inout OutputBuffer) { out.appendJSON(r) }
-
     /// `,"warnings":[…]` and, for a failure, `,"error":{"code","message"}`.
     static func writeWarnings(_ warnings: [String], error: LocateResult.Failure? = nil, to out: inout OutputBuffer) {
         out.append(",\"warnings\":")

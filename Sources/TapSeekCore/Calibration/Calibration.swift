@@ -83,13 +83,13 @@ extension Calibration: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         func angles(_ heading: Double, _ pitch: Double, _ roll: Double, _ key: CodingKeys) throws {
             var a = c.nestedContainer(keyedBy: AngleKeys.self, forKey: key)
-            try a.encode(FixedDecimal(heading, places: 4), forKey: .heading)
-            try a.encode(FixedDecimal(pitch, places: 4), forKey: .pitch)
-            try a.encode(FixedDecimal(roll, places: 4), forKey: .roll)
+            try a.encode(FixedDecimal.fourPlaces(heading), forKey: .heading)
+            try a.encode(FixedDecimal.fourPlaces(pitch), forKey: .pitch)
+            try a.encode(FixedDecimal.fourPlaces(roll), forKey: .roll)
         }
         try angles(heading, pitch, roll, .orientation)
         try angles(correction.heading, correction.pitch, correction.roll, .correction)
-        try c.encode(FixedDecimal(residual, places: 4), forKey: .residual)
+        try c.encode(FixedDecimal.fourPlaces(residual), forKey: .residual)
         try c.encode(matched, forKey: .matched)
         try c.encode(points, forKey: .points)
         try c.encodeIfPresent(carriedFrom, forKey: .carriedFrom)

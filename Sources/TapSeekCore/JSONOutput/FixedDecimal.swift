@@ -29,3 +29,15 @@ public struct FixedDecimal: Encodable, Sendable, Hashable {
         if value.isFinite { try container.encode(rounded) } else { try container.encodeNil() }
     }
 }
+
+/// The interface's places, each rule written once.
+extension FixedDecimal {
+    /// A latitude or longitude: 1e-7° (1 cm on the ground).
+    public static func position(_ degrees: Double) -> FixedDecimal { FixedDecimal(degrees, places: 7) }
+    /// A height, distance or pixel coordinate: to the centimetre (the hundredth).
+    public static func metres(_ value: Double) -> FixedDecimal { FixedDecimal(value, places: 2) }
+    /// A direction of sight (azimuth, elevation angle, prominence): 1e-6°.
+    public static func angle(_ degrees: Double) -> FixedDecimal { FixedDecimal(degrees, places: 6) }
+    /// A share or probability, and a calibration's angles and residual (fitted to 1e-4°): 4 places.
+    public static func fourPlaces(_ value: Double) -> FixedDecimal { FixedDecimal(value, places: 4) }
+}

@@ -159,11 +159,11 @@ extension LocateResult.Target: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
-        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
-        try c.encode(FixedDecimal(elevation, places: 2), forKey: .elevation)
-        try c.encode(FixedDecimal(distance, places: 2), forKey: .distance)
-        try c.encode(FixedDecimal(slantRange, places: 2), forKey: .slantRange)
+        try c.encode(FixedDecimal.position(latitude), forKey: .latitude)
+        try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
+        try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
+        try c.encode(FixedDecimal.metres(distance), forKey: .distance)
+        try c.encode(FixedDecimal.metres(slantRange), forKey: .slantRange)
     }
 }
 
@@ -172,8 +172,8 @@ extension LocateResult.Sightline: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(FixedDecimal(azimuth, places: 6), forKey: .azimuth)
-        try c.encode(FixedDecimal(elevationAngle, places: 6), forKey: .elevationAngle)
+        try c.encode(FixedDecimal.angle(azimuth), forKey: .azimuth)
+        try c.encode(FixedDecimal.angle(elevationAngle), forKey: .elevationAngle)
         try c.encode(refraction, forKey: .refraction)
     }
 }
@@ -184,9 +184,9 @@ extension LocateResult.Observer: Codable {
     /// `groundElevation` is always present: `null` over a void or outside the DEM.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
-        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
-        try c.encode(FixedDecimal(altitude, places: 2), forKey: .altitude)
-        try c.encode(groundElevation.map { FixedDecimal($0, places: 2) }, forKey: .groundElevation)
+        try c.encode(FixedDecimal.position(latitude), forKey: .latitude)
+        try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
+        try c.encode(FixedDecimal.metres(altitude), forKey: .altitude)
+        try c.encode(groundElevation.map(FixedDecimal.metres), forKey: .groundElevation)
     }
 }

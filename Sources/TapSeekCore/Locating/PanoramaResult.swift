@@ -98,7 +98,7 @@ extension PanoramaResult: Encodable {
         try c.encode(observer, forKey: .observer)
         try c.encode(panorama.settings.refraction, forKey: .refraction)
         try c.encode(panorama.settings.azimuthStep, forKey: .azimuthStep)
-        try c.encode(FixedDecimal(panorama.range, places: 2), forKey: .range)
+        try c.encode(FixedDecimal.metres(panorama.range), forKey: .range)
         if skylineAndPeaks {
             try c.encode(panorama.skyline, forKey: .skyline)
             try c.encode(panorama.peaks, forKey: .peaks)
@@ -113,16 +113,16 @@ extension Panorama.Point: Encodable {
     /// An azimuth with no terrain in range has only `azimuth` and `"elevationAngle":null`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(FixedDecimal(azimuth, places: 6), forKey: .azimuth)
+        try c.encode(FixedDecimal.angle(azimuth), forKey: .azimuth)
         guard let elevationAngle else {
             try c.encodeNil(forKey: .elevationAngle)
             return
         }
-        try c.encode(FixedDecimal(elevationAngle, places: 6), forKey: .elevationAngle)
-        try c.encode(FixedDecimal(distance, places: 2), forKey: .distance)
-        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
-        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
-        try c.encode(FixedDecimal(elevation, places: 2), forKey: .elevation)
+        try c.encode(FixedDecimal.angle(elevationAngle), forKey: .elevationAngle)
+        try c.encode(FixedDecimal.metres(distance), forKey: .distance)
+        try c.encode(FixedDecimal.position(latitude), forKey: .latitude)
+        try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
+        try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
     }
 }
 
@@ -131,13 +131,13 @@ extension Panorama.Peak: Encodable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(FixedDecimal(azimuth, places: 6), forKey: .azimuth)
-        try c.encode(FixedDecimal(elevationAngle, places: 6), forKey: .elevationAngle)
-        try c.encode(FixedDecimal(distance, places: 2), forKey: .distance)
-        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
-        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
-        try c.encode(FixedDecimal(elevation, places: 2), forKey: .elevation)
-        try c.encode(FixedDecimal(prominence, places: 6), forKey: .prominence)
+        try c.encode(FixedDecimal.angle(azimuth), forKey: .azimuth)
+        try c.encode(FixedDecimal.angle(elevationAngle), forKey: .elevationAngle)
+        try c.encode(FixedDecimal.metres(distance), forKey: .distance)
+        try c.encode(FixedDecimal.position(latitude), forKey: .latitude)
+        try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
+        try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
+        try c.encode(FixedDecimal.angle(prominence), forKey: .prominence)
         try c.encodeIfPresent(name, forKey: .name)
     }
 }

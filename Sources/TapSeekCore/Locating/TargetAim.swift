@@ -165,10 +165,10 @@ extension AimResult: Encodable {
         try c.encodeIfPresent(line, forKey: .line)
         try c.encodeIfPresent(target, forKey: .target)
         if error == nil {
-            try c.encode(FixedDecimal(azimuth, places: 6), forKey: .azimuth)
-            try c.encode(FixedDecimal(elevationAngle, places: 6), forKey: .elevationAngle)
-            try c.encode(FixedDecimal(distance, places: 2), forKey: .distance)
-            try c.encode(FixedDecimal(slantRange, places: 2), forKey: .slantRange)
+            try c.encode(FixedDecimal.angle(azimuth), forKey: .azimuth)
+            try c.encode(FixedDecimal.angle(elevationAngle), forKey: .elevationAngle)
+            try c.encode(FixedDecimal.metres(distance), forKey: .distance)
+            try c.encode(FixedDecimal.metres(slantRange), forKey: .slantRange)
             try c.encode(visible, forKey: .visible)
             try c.encodeIfPresent(blockedBy, forKey: .blockedBy)
             try c.encodeIfPresent(pixel, forKey: .pixel)
@@ -184,9 +184,9 @@ extension AimResult.Target: Encodable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
-        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
-        try c.encode(FixedDecimal(elevation, places: 2), forKey: .elevation)
+        try c.encode(FixedDecimal.position(latitude), forKey: .latitude)
+        try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
+        try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
         try c.encodeIfPresent(name, forKey: .name)
     }
 }
@@ -196,10 +196,10 @@ extension AimResult.Blocker: Encodable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
-        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
-        try c.encode(FixedDecimal(elevation, places: 2), forKey: .elevation)
-        try c.encode(FixedDecimal(distance, places: 2), forKey: .distance)
+        try c.encode(FixedDecimal.position(latitude), forKey: .latitude)
+        try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
+        try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
+        try c.encode(FixedDecimal.metres(distance), forKey: .distance)
     }
 }
 
@@ -210,8 +210,8 @@ extension AimResult.Pixel: Encodable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         if let x, let y {
-            try c.encode(FixedDecimal(x, places: 2), forKey: .x)
-            try c.encode(FixedDecimal(y, places: 2), forKey: .y)
+            try c.encode(FixedDecimal.metres(x), forKey: .x)
+            try c.encode(FixedDecimal.metres(y), forKey: .y)
         }
         try c.encode(inFrame, forKey: .inFrame)
         try c.encode(behindCamera, forKey: .behindCamera)

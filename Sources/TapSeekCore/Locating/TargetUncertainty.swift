@@ -198,7 +198,7 @@ extension TargetUncertainty: Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(samples, forKey: .samples)
-        try c.encode(FixedDecimal(hitShare, places: 4), forKey: .hitShare)
+        try c.encode(FixedDecimal.fourPlaces(hitShare), forKey: .hitShare)
         try c.encode(region50, forKey: .region50)
         try c.encode(region95, forKey: .region95)
         try c.encode(distance, forKey: .distance)
@@ -214,9 +214,9 @@ extension TargetUncertainty.DistanceQuantiles: Codable {
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(FixedDecimal(p2_5, places: 2), forKey: .p2_5)
-        try c.encode(FixedDecimal(p50, places: 2), forKey: .p50)
-        try c.encode(FixedDecimal(p97_5, places: 2), forKey: .p97_5)
+        try c.encode(FixedDecimal.metres(p2_5), forKey: .p2_5)
+        try c.encode(FixedDecimal.metres(p50), forKey: .p50)
+        try c.encode(FixedDecimal.metres(p97_5), forKey: .p97_5)
     }
 }
 
@@ -226,8 +226,8 @@ extension TargetUncertainty.Candidate: Codable {
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(name, forKey: .name)
-        try c.encode(FixedDecimal(latitude, places: 7), forKey: .latitude)
-        try c.encode(FixedDecimal(longitude, places: 7), forKey: .longitude)
-        try c.encode(FixedDecimal(probability, places: 4), forKey: .probability)
+        try c.encode(FixedDecimal.position(latitude), forKey: .latitude)
+        try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
+        try c.encode(FixedDecimal.fourPlaces(probability), forKey: .probability)
     }
 }

@@ -68,8 +68,8 @@ public final class MaximumPyramid: Sendable {
     /// examines every cell. For grids that are only looked up, never marched over (the geoid's
     /// undulations), where building the maxima would be wasted start-up time.
     init(unboundedRows rows: Int, columns: Int) {
-        (blockRows, blockColumns, offsets, _) = Self.layout(rows: rows, columns: columns)
-        let total = offsets.last! + blockRows.last! * blockColumns.last!
+        let total: Int
+        (blockRows, blockColumns, offsets, total) = Self.layout(rows: rows, columns: columns)
         maxima = [Float](repeating: .infinity, count: total)
         voids = [UInt8](repeating: 0, count: total)
     }

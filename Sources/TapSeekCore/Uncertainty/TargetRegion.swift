@@ -180,7 +180,7 @@ extension TargetRegion: Codable {
     /// ring, `[longitude, latitude]` pairs at 1e-7°.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        let rings = polygons.map { ring in [ring.map { [FixedDecimal($0.longitude, places: 7), FixedDecimal($0.latitude, places: 7)] }] }
+        let rings = polygons.map { ring in [ring.map { [FixedDecimal.position($0.longitude), FixedDecimal.position($0.latitude)] }] }
         if rings.count == 1 {
             try c.encode("Polygon", forKey: .type)
             try c.encode(rings[0], forKey: .coordinates)

@@ -59,15 +59,10 @@ public struct PlaceSearch: Sendable {
         }
     }
 
-    /// The best place known by exactly this name (case and accents aside, its own name or another
-    /// of its names) as an aim target, its elevation the DEM's; for ``Locator/aim(_:resolve:)``.
-    /// nil when only near matches exist: "Eiger" must not aim at Eger, Hungary, 700 km away.
+    /// The best match of a name as an aim target (its elevation the DEM's), for
+    /// ``Locator/aim(_:resolve:)``.
     public func target(named name: String) -> AimRequest.Target? {
-        guard let best = index.search(name, options: .init(limit: 1)).first, best.score >= Self.exactNameScore else { return nil }
+        guard let best = index.search(name, options: .init(limit: 1)).first else { return nil }
         return .position(latitude: best.latitude, longitude: best.longitude, elevation: nil, name: best.name)
     }
-
-    /// The lowest score of an exact name match (``PlaceIndex``: 1 on a place's own name, 0.97 on
-    /// another of its names; prefixes and typing errors score 0.85 and less).
-    static let exactNameScore = 0.97
 }

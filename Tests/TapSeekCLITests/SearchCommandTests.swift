@@ -53,6 +53,6 @@ struct SearchCommandTests {
         #expect(abs((target["latitude"] as? Double ?? 0) - 46.62396) < 1e-4)
         #expect(aim["visible"] is Bool && aim["azimuth"] is Double)
         let unknown = try CLIRunner.run(["aim", "--dem", SharedData.dem.path], stdin: #"{"location":{"latitude":46.6594,"longitude":8.0544},"target":{"name":"xqzzvwk"}}"#)
-        #expect(unknown.status == 1 && unknown.stderr.hasPrefix("tapseek: target.name \"xqzzvwk\" is the name of no known place"))
+        #expect(unknown.status == 1 && unknown.stderr == "tapseek: target.name \"xqzzvwk\" matches no known place\n")
     }
 }

@@ -129,4 +129,17 @@ struct AimTests {
         let outside = locator.aim(AimRequest(observer: observer, target: .position(latitude: 10, longitude: 10, elevation: nil, name: nil)))
         #expect(outside.error?.code == .outsideDEM)
     }
+
+    /// A name resolved to a place of another name (the place search forgives typing errors) is
+    /// aimed at, as the interface says, and never silently: the result warns.
+    @Test func nameResolvedToAnotherPlaceWarns() throws {
+        let locator = try Self.locator()
+        let observer = Reading(location: .init(latitude: 47.3306, longitude: 9.4086))
+        let saentis = AimRequest.Target.position(latitude: 47.2494, longitude: 9.3433, elevation: nil, name: "Säntis")
+        let exact = locator.aim(AimRequest(observer: observer, target: .named("santis")), resolve: { _ in saentis })
+        #expect(exact.error == nil && exact.warnings.isEmpty, "case and accents aside the name is the same")
+        let near = locator.aim(AimRequest(observer: observer, target: .named("Santos")), resolve: { _ in saentis })
+        #expect(near.error == nil && near.target?.name == "Säntis")
+        #expect(near.warnings == ["target.name \"Santos\" is not the name of the place aimed at: the place search's best match is Säntis; give latitude and longitude to aim elsewhere"])
+    }
 }

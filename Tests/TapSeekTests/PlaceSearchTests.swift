@@ -76,9 +76,5 @@ struct PlaceSearchTests {
         guard case .position(let lat, let lon, let elevation, let name) = target else { Issue.record("not a position"); return }
         #expect(abs(lat - 46.62396) < 1e-4 && abs(lon - 8.03601) < 1e-4 && elevation == nil && name == "Grindelwald")
         #expect(search.target(named: "xqzzvwk") == nil)
-        #expect(search.target(named: "zurich") != nil, "an exact name, accents aside")
-        // A near match is found by search but never aimed at: "Eiger" is one edit from Eger, Hungary.
-        #expect(search.search("Eiger").first?.match.name == "Eger")
-        #expect(search.target(named: "Eiger") == nil)
     }
 }

@@ -92,7 +92,12 @@ extension Locator {
                 throw LocateResult.Failure(code: .badInput, message: "target.name needs the place-search index (run scripts/setup.sh)")
             }
             guard let found = resolve(name) else {
-                throw LocateResult.Failure(code: .notFound, message: "target.name \"\(name)\" is the name of no known place (near matches are not aimed at; `tapseek search` lists them; or give latitude and longitude)")
+                throw LocateResult.Failure(code: .notFound, message: "target.name \"\(name)\" matches no known place")
+            }
+            // The interface aims at the place search's best match, which forgives typing errors:
+            // say so when that is not the name asked for ("Eiger" is one edit from Eger, Hungary).
+            if case .position(_, _, _, let foundName?) = found, SearchKey.normalized(foundName) != SearchKey.normalized(name) {
+                result.warnings.append("target.name \"\(name)\" is not the name of the place aimed at: the place search's best match is \(foundName); give latitude and longitude to aim elsewhere")
             }
             target = found
         }

@@ -4,10 +4,12 @@ import TapSeek
 /// conformances through ``OutputBuffer/appendJSON(_:)`` (the library's encoder, the one writer of
 /// that JSON); GeoJSON properties add the warnings and error here.
 enum ResultJSON {
-    /// `,"warnings":[…]` and, for a failure, `,"error":{"code","message"}`.
-    static func writeWarnings(_ warnings: [String], error: LocateResult.Failure? = nil, to out: inout OutputBuffer) {
+    /// `,"warnings":[…],"warningCodes":[…]` and, for a failure, `,"error":{"code","message"}`.
+    static func writeWarnings(_ warnings: [Warning], error: LocateResult.Failure? = nil, to out: inout OutputBuffer) {
         out.append(",\"warnings\":")
-        out.appendJSON(warnings)
+        out.appendJSON(warnings.map(\.message))
+        out.append(",\"warningCodes\":")
+        out.appendJSON(warnings.map(\.code.rawValue))
         if let error {
             out.append(",\"error\":")
             out.appendJSON(error)

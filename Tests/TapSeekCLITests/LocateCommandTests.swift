@@ -147,6 +147,7 @@ import TapSeekTestSupport
             #expect(json["status"] as? String == "hit")
             let warnings = try #require(json["warnings"] as? [String])
             #expect(warnings.contains { $0.contains("void") })
+            #expect((json["warningCodes"] as? [String])?.contains("observer-over-void") == true)
             let elevation = try #require((json["target"] as? [String: Double])?["elevation"])
             #expect(elevation > 1000, "never a hit at sea level: \(elevation) m")
         }

@@ -73,6 +73,8 @@ struct LocateUncertaintyCommandTests {
         let warnings = try #require(json["warnings"] as? [String])
         #expect(warnings.contains { $0.hasPrefix("grazing sightline: the hit moves") }, "\(warnings)")
         #expect(warnings.contains { $0.hasPrefix("the 95 % region spans more than one named place") }, "\(warnings)")
+        let codes = try #require(json["warningCodes"] as? [String])
+        #expect(codes.count == warnings.count && codes.contains("grazing-sightline") && codes.contains("several-places"), "\(codes)")
         let steep = try Self.run(["--uncertainty", "--samples", "200"])
         #expect(!steep.stdout.contains("grazing sightline"))
     }

@@ -27,6 +27,7 @@ struct TopLevelCommandTests {
         let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
         let warnings = try #require(json["warnings"] as? [String])
         #expect(warnings.first == "ignored unknown fields: location.altitudeRefernce (did you mean location.altitudeReference?), orientation.headingRef (did you mean orientation.headingReference?), note")
+        #expect(json["warningCodes"] as? [String] == ["unknown-field"])
     }
 
     @Test(arguments: [

@@ -83,6 +83,8 @@ struct FailureCodeTests {
 /// The panorama JSON as the interface writes it: an azimuth with no terrain has only
 /// `"elevationAngle":null`, a peak's `name` appears when known.
 struct PanoramaJSONTests {
+    static func json(_ value: some Encodable) throws -> Data { Data(try CompactJSONEncoder().encode(value)) }
+
     @Test func emptyAzimuthAndNamedPeak() throws {
         let point = Panorama.Point(azimuth: 10, elevationAngle: 1.23456789, distance: 1234.5678, latitude: 46.123456789,
                                    longitude: 8.1, elevation: 2500.004, layers: [])
@@ -94,11 +96,74 @@ struct PanoramaJSONTests {
         panorama.peaks = [Panorama.Peak(azimuth: 10, elevationAngle: 1.5, distance: 2000, latitude: 46.2, longitude: 8.2,
                                         elevation: 3000, prominence: 0.25, name: "Eiger")]
         let result = PanoramaResult(observer: .init(latitude: 46, longitude: 8, altitude: 552.5, groundElevation: nil),
-                                    panorama: panorama, warnings: ["w"])
+                                    panorama: panorama, warnings: [Warning(.voidOnSightline, "w")])
         let json = String(decoding: try CompactJSONEncoder().encode(result), as: UTF8.self)
         #expect(json == #"{"observer":{"latitude":46,"longitude":8,"altitude":552.5,"groundElevation":null},"refraction":0.13,"azimuthStep":10.5,"range":100000,"# +
                 #""skyline":[{"azimuth":10,"elevationAngle":1.234568,"distance":1234.57,"latitude":46.1234568,"longitude":8.1,"elevation":2500},"# +
                 #"{"azimuth":20.5,"elevationAngle":null}],"peaks":[{"azimuth":10,"elevationAngle":1.5,"distance":2000,"latitude":46.2,"# +
-                #""longitude":8.2,"elevation":3000,"prominence":0.25,"name":"Eiger"}],"warnings":["w"]}"#)
+                #""longitude":8.2,"elevation":3000,"prominence":0.25,"name":"Eiger"}],"warnings":["w"],"warningCodes":["void-on-sightline"]}"#)
+
+        // The skyline and peaks read back to the same JSON (the per-layer skylines are the
+        // picture's, not the JSON's).
+        let skyline = try JSONDecoder().decode([Panorama.Point].self, from: try Self.json(panorama.skyline))
+        #expect(skyline.count == 2 && skyline[0].elevationAngle == 1.234568 && skyline[0].latitude == 46.1234568 && skyline[1].elevationAngle == nil && skyline[1].distance.isNaN)
+        #expect(try CompactJSONEncoder().encode(skyline) == CompactJSONEncoder().encode(panorama.skyline))
+        #expect(try JSONDecoder().decode([Panorama.Peak].self, from: try Self.json(panorama.peaks)) == panorama.peaks)
+    }
+}
+
+/// Warnings carry stable codes: the JSON's `warningCodes`, parallel to `warnings`.
+struct WarningTests {
+    @Test func codesAreTheDocumentedStrings() throws {
+        #expect(Warning.Code.allCases.map(\.rawValue) == [
+            "unknown-field", "calibration-refused", "ambiguous-calibration", "roll-kept", "observer-outside-dem", "observer-over-void",
+            "observer-raised", "left-dem", "void-on-sightline", "skyline-unknown", "grazing-sightline", "several-places",
+            "name-mismatch", "target-below-ground", "target-outside-dem", "skipped-file", "other"])
+    }
+
+    /// JSON of an older TapSeek (no codes) and codes of a newer one read as `other`; codes that
+    /// do not pair with the sentences are refused.
+    @Test func decodingWithoutOrWithUnknownCodes() throws {
+        let old = try JSONDecoder().decode(LocateResult.self, from: Data(#"{"status":"horizon","warnings":["a","b"]}"#.utf8))
+        #expect(old.warnings == [Warning(.other, "a"), Warning(.other, "b")])
+        let newer = try JSONDecoder().decode(LocateResult.self,
+                                             from: Data(#"{"status":"horizon","warnings":["a","b"],"warningCodes":["left-dem","from-the-future"]}"#.utf8))
+        #expect(newer.warnings == [Warning(.leftDEM, "a"), Warning(.other, "b")])
+        #expect(throws: DecodingError.self) {
+            try JSONDecoder().decode(LocateResult.self, from: Data(#"{"status":"horizon","warnings":["a"],"warningCodes":[]}"#.utf8))
+        }
+    }
+}
+
+/// The aim JSON reads back to the same result: a sight with its blocker and pixel, one behind
+/// the camera, and an error.
+struct AimJSONTests {
+    static func json(_ value: some Encodable) throws -> Data { Data(try CompactJSONEncoder().encode(value)) }
+
+    @Test func aimResultsReadBack() throws {
+        var blocked = AimResult(id: "a", line: 3)
+        blocked.target = .init(latitude: 46.5775, longitude: 8.0051, elevation: 3967, name: "Eiger")
+        blocked.azimuth = 208.123456
+        blocked.elevationAngle = 26.5
+        blocked.distance = 5853.61
+        blocked.slantRange = 6523.72
+        blocked.blockedBy = .init(latitude: 46.6, longitude: 8.02, elevation: 2100.5, distance: 3000.25)
+        blocked.pixel = .init(x: 512.5, y: 300.25, inFrame: true, behindCamera: false)
+        blocked.observer = .init(latitude: 46.624, longitude: 8.041, altitude: 1055.4, groundElevation: 1053.8)
+        blocked.warnings = [Warning(.nameMismatch, "n")]
+        var behind = blocked
+        behind.blockedBy = nil
+        behind.visible = true
+        behind.pixel = .init(x: nil, y: nil, inFrame: false, behindCamera: true)
+        var failed = AimResult(line: 4)
+        failed.error = .init(code: .notFound, message: "no place named x")
+        for result in [blocked, behind, failed] {
+            let json = try CompactJSONEncoder().encode(result)
+            let decoded = try JSONDecoder().decode(AimResult.self, from: Data(json))
+            #expect(try CompactJSONEncoder().encode(decoded) == json, "\(String(decoding: json, as: UTF8.self))")
+        }
+        let decoded = try JSONDecoder().decode(AimResult.self, from: try Self.json(blocked))
+        #expect(decoded == blocked)
+        #expect(try JSONDecoder().decode(AimResult.self, from: try Self.json(failed)).azimuth.isNaN)
     }
 }

@@ -140,6 +140,6 @@ struct AimTests {
         #expect(exact.error == nil && exact.warnings.isEmpty, "case and accents aside the name is the same")
         let near = locator.aim(AimRequest(observer: observer, target: .named("Santos")), resolve: { _ in saentis })
         #expect(near.error == nil && near.target?.name == "Säntis")
-        #expect(near.warnings == ["target.name \"Santos\" is not the name of the place aimed at: the place search's best match is Säntis; give latitude and longitude to aim elsewhere"])
+        #expect(near.warnings == [Warning(.nameMismatch, "target.name \"Santos\" is not the name of the place aimed at: the place search's best match is Säntis; give latitude and longitude to aim elsewhere")])
     }
 }

@@ -198,6 +198,6 @@ struct CalibrationTests {
         // Located, the reading says so and keeps its own orientation.
         let result = locator.locate(Self.reading(Self.scenes[0], skyline: everest))
         #expect(result.calibration == nil)
-        #expect(result.warnings.first?.hasPrefix("calibration refused: ") == true, "\(result.warnings)")
+        #expect(result.warnings.first?.code == .calibrationRefused && result.warnings.first?.message.hasPrefix("calibration refused: ") == true, "\(result.warnings)")
     }
 }

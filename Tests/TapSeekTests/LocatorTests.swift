@@ -356,7 +356,7 @@ struct LocatorTests {
             let observer = try #require(result.observer)
             let ground = try #require(observer.groundElevation)
             #expect(abs(observer.altitude - (ground + 1.6)) < 1e-9)
-            #expect(result.warnings.contains { $0.contains("below the terrain") })
+            #expect(result.warnings.contains { $0.code == .observerRaised && $0.message.contains("below the terrain") })
             #expect(result.status == .hit)
         }
 
@@ -370,7 +370,7 @@ struct LocatorTests {
                                                              heading: 60, pitch: -10))
             #expect(placed.status == .hit)
             #expect(placed.observer?.groundElevation == nil)
-            #expect(placed.warnings.contains { $0.contains("void") })
+            #expect(placed.warnings.contains { $0.code == .observerOverVoid && $0.message.contains("void") })
             let target = try #require(placed.target)
             #expect(target.elevation > 1000, "hit at \(target.elevation) m")
         }
@@ -411,7 +411,7 @@ struct LocatorTests {
         @Test func rayLeavingTheDEMSaysWhere() throws {
             let result = try Self.locator().locate(LocatorTests.reading(latitude: 27.95, longitude: 86.6, altitude: 7000, heading: 0, pitch: 2))
             #expect(result.status == .horizon)
-            let warning = try #require(result.warnings.first { $0.contains("left the DEM") }, "\(result.warnings)")
+            let warning = try #require(result.warnings.first { $0.code == .leftDEM }, "\(result.warnings)").message
             // 27.95° → 28° N is 5.5 km of ground.
             let metres = try #require(warning.split(separator: " ").compactMap { Double($0) }.first)
             #expect(abs(metres - 5540) < 60, "\(warning)")

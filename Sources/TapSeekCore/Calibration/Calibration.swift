@@ -32,12 +32,12 @@ public struct Calibration: Sendable, Hashable {
     public var matched: Int
     /// How many points were given: skyline pixels plus landmarks.
     public var points: Int
-    public var warnings: [String]
+    public var warnings: [Warning]
     /// For a calibration carried over from an earlier reading of a batch: that reading's line.
     public var carriedFrom: Int?
 
     public init(heading: Double, pitch: Double, roll: Double, correction: Correction, residual: Double, matched: Int,
-                points: Int, warnings: [String] = [], carriedFrom: Int? = nil) {
+                points: Int, warnings: [Warning] = [], carriedFrom: Int? = nil) {
         self.heading = heading
         self.pitch = pitch
         self.roll = roll
@@ -76,7 +76,7 @@ public struct CalibrationError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 extension Calibration: Codable {
-    private enum CodingKeys: String, CodingKey { case orientation, correction, residual, matched, points, carriedFrom, warnings }
+    private enum CodingKeys: String, CodingKey { case orientation, correction, residual, matched, points, carriedFrom, warnings, warningCodes }
     private enum AngleKeys: String, CodingKey { case heading, pitch, roll }
 
     public func encode(to encoder: any Encoder) throws {
@@ -93,7 +93,7 @@ extension Calibration: Codable {
         try c.encode(matched, forKey: .matched)
         try c.encode(points, forKey: .points)
         try c.encodeIfPresent(carriedFrom, forKey: .carriedFrom)
-        try c.encode(warnings, forKey: .warnings)
+        try c.encode(warnings, messages: .warnings, codes: .warningCodes)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -107,7 +107,7 @@ extension Calibration: Codable {
                                          pitch: try correction.decode(Double.self, forKey: .pitch),
                                          roll: try correction.decode(Double.self, forKey: .roll)),
                   residual: try c.decode(Double.self, forKey: .residual), matched: try c.decode(Int.self, forKey: .matched),
-                  points: try c.decode(Int.self, forKey: .points), warnings: try c.decode([String].self, forKey: .warnings),
+                  points: try c.decode(Int.self, forKey: .points), warnings: try c.decodeWarnings(messages: .warnings, codes: .warningCodes),
                   carriedFrom: try c.decodeIfPresent(Int.self, forKey: .carriedFrom))
     }
 }

@@ -255,15 +255,15 @@ public struct OrientationFit: Sendable {
         if abs(d.heading) > limits.heading - edge || abs(d.pitch) > limits.pitch - edge || (freeRoll && abs(d.roll) > limits.roll - edge) {
             throw .noFit(String(format: "the best fit lies on the edge of the search (heading %+.1f°, pitch %+.1f°, roll %+.1f°): the sensors are further off than the search reaches, or the trace is not from here", d.heading, d.pitch, d.roll))
         }
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         if let rival = fits.dropFirst().first(where: { abs(remainder($0.angles.heading - best.angles.heading, 360)) > 1 }),
            Double(rival.matched) >= 0.9 * Double(best.matched), rival.rms <= 1.5 * best.rms + 0.02 {
-            warnings.append(String(format: "ambiguous: headings %.1f° and %.1f° explain the trace almost equally (%d and %d points matched)",
-                                   normalizedAzimuth(best.angles.heading), normalizedAzimuth(rival.angles.heading), best.matched, rival.matched))
+            warnings.append(Warning(.ambiguousCalibration, String(format: "ambiguous: headings %.1f° and %.1f° explain the trace almost equally (%d and %d points matched)",
+                                   normalizedAzimuth(best.angles.heading), normalizedAzimuth(rival.angles.heading), best.matched, rival.matched)))
         }
         if !freeRoll, !landmarks.isEmpty {
-            warnings.append(landmarks.count == 1 ? "roll kept as given: one landmark cannot fix it"
-                                                 : "roll kept as given: the landmarks are too close together to fix it")
+            warnings.append(Warning(.rollKept, landmarks.count == 1 ? "roll kept as given: one landmark cannot fix it"
+                                                                : "roll kept as given: the landmarks are too close together to fix it"))
         }
         return Calibration(heading: normalizedAzimuth(best.angles.heading), pitch: best.angles.pitch, roll: best.angles.roll,
                            correction: .init(heading: d.heading, pitch: d.pitch, roll: d.roll), residual: best.rms,

@@ -61,7 +61,7 @@ public struct LocateResult: Sendable {
     public var track: [Polyline.Coordinate] = []
     /// Terrain under the ray, when profiles were asked for.
     public var profile: [SightlineMarch.ProfileSample] = []
-    public var warnings: [String] = []
+    public var warnings: [Warning] = []
     public var error: Failure?
     /// The spread the reading's sensor errors allow, when asked for.
     public var uncertainty: TargetUncertainty?
@@ -92,7 +92,7 @@ public struct LocateResult: Sendable {
 
 extension LocateResult: Codable, Hashable {
     private enum CodingKeys: String, CodingKey {
-        case id, line, time, status, target, sightline, observer, placemark, profile, uncertainty, calibration, warnings, error
+        case id, line, time, status, target, sightline, observer, placemark, profile, uncertainty, calibration, warnings, warningCodes, error
     }
 
     /// The ground track as the interface gives it: an encoded polyline at 6 decimals (OSRM's).
@@ -116,7 +116,7 @@ extension LocateResult: Codable, Hashable {
         }
         try c.encodeIfPresent(uncertainty, forKey: .uncertainty)
         try c.encodeIfPresent(calibration, forKey: .calibration)
-        try c.encode(warnings, forKey: .warnings)
+        try c.encode(warnings, messages: .warnings, codes: .warningCodes)
         try c.encodeIfPresent(error, forKey: .error)
     }
 
@@ -146,7 +146,7 @@ extension LocateResult: Codable, Hashable {
         }
         uncertainty = try c.decodeIfPresent(TargetUncertainty.self, forKey: .uncertainty)
         calibration = try c.decodeIfPresent(Calibration.self, forKey: .calibration)
-        warnings = try c.decode([String].self, forKey: .warnings)
+        warnings = try c.decodeWarnings(messages: .warnings, codes: .warningCodes)
         error = try c.decodeIfPresent(Failure.self, forKey: .error)
     }
 }

@@ -54,9 +54,9 @@ public struct Locator: Sendable {
 
     /// A warning naming the reading's members that the interface does not define (a misspelt
     /// `headingReference` would otherwise quietly make a magnetic heading true).
-    static func unknownFieldWarnings(_ reading: Reading) -> [String] {
+    static func unknownFieldWarnings(_ reading: Reading) -> [Warning] {
         guard !reading.unknownFields.isEmpty else { return [] }
-        return ["ignored unknown field\(reading.unknownFields.count == 1 ? "" : "s"): \(reading.unknownFields.joined(separator: ", "))"]
+        return [Warning(.unknownField, "ignored unknown field\(reading.unknownFields.count == 1 ? "" : "s"): \(reading.unknownFields.joined(separator: ", "))")]
     }
 
     private func locateOrThrow(_ reading: Reading, terrain: inout TerrainSampler) throws(LocateResult.Failure) -> LocateResult {
@@ -100,10 +100,10 @@ public struct Locator: Sendable {
         if let left = outcome.leftData {
             var damage = ""
             if let end = outcome.track.last, let d = catalog.damage(latitude: end.latitude, longitude: end.longitude) { damage = " (a \(d))" }
-            result.warnings.append("the sightline left the DEM \(Self.metres(left)) m from the observer without meeting the terrain; terrain beyond is unknown\(damage)")
+            result.warnings.append(Warning(.leftDEM, "the sightline left the DEM \(Self.metres(left)) m from the observer without meeting the terrain; terrain beyond is unknown\(damage)"))
         }
         if outcome.crossedVoid {
-            result.warnings.append("the sightline crossed a void in the DEM; terrain there is unknown and may hide a nearer hit")
+            result.warnings.append(Warning(.voidOnSightline, "the sightline crossed a void in the DEM; terrain there is unknown and may hide a nearer hit"))
         }
         let distance = Geodesic.inverse(latitude1: observer.latitude, longitude1: observer.longitude,
                                         latitude2: outcome.latitude, longitude2: outcome.longitude).distance
@@ -116,7 +116,7 @@ public struct Locator: Sendable {
     /// The observer's eye: position, height above mean sea level and the ground under it.
     /// - Parameter allowsOutside: whether an observer outside every tile is placed anyway (with a
     ///   warning and no ground), which needs a given altitude.
-    func place(_ location: Reading.Location, terrain: inout TerrainSampler, warnings: inout [String],
+    func place(_ location: Reading.Location, terrain: inout TerrainSampler, warnings: inout [Warning],
                allowsOutside: Bool = false) throws(LocateResult.Failure) -> LocateResult.Observer {
         let p: (latitude: Double, longitude: Double)
         do {
@@ -133,13 +133,13 @@ public struct Locator: Sendable {
             guard allowsOutside, location.altitude != nil else {
                 throw LocateResult.Failure(code: .outsideDEM, message: "the observer (\(p.latitude), \(p.longitude)) is outside the DEM: no tile covers it")
             }
-            warnings.append("no DEM tile covers the observer; ground elevation unknown")
+            warnings.append(Warning(.observerOutsideDEM, "no DEM tile covers the observer; ground elevation unknown"))
         case .void:
             guard location.altitude != nil else {
                 throw LocateResult.Failure(code: .voidObserver,
                                            message: "the observer stands over a void in the DEM and the reading gives no altitude")
             }
-            warnings.append("the observer stands over a void in the DEM; ground elevation unknown")
+            warnings.append(Warning(.observerOverVoid, "the observer stands over a void in the DEM; ground elevation unknown"))
         case .height(let h):
             ground = h
         }
@@ -149,7 +149,7 @@ public struct Locator: Sendable {
                 ? geoid.orthometricHeight(ellipsoidal: given, latitude: p.latitude, longitude: p.longitude)
                 : given
             if let g = ground, altitude < g {
-                warnings.append("altitude \(Self.metres(altitude)) m is below the terrain (\(Self.metres(g)) m); observer raised to ground + \(Self.metres(location.eyeHeight)) m")
+                warnings.append(Warning(.observerRaised, "altitude \(Self.metres(altitude)) m is below the terrain (\(Self.metres(g)) m); observer raised to ground + \(Self.metres(location.eyeHeight)) m"))
                 altitude = g + location.eyeHeight
             }
         } else {

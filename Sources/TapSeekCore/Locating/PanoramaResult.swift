@@ -2,12 +2,16 @@ import Dispatch
 import Foundation
 
 /// The 360° skyline of an observer over a DEM catalog: ``Locator/panorama(from:settings:jobs:)``.
+///
+/// Encodes the panorama JSON. It is not decoded as a whole: its ``Panorama`` holds the eye's
+/// ellipsoidal height and the per-layer skylines, which the JSON does not carry; read a panorama
+/// JSON's `skyline` and `peaks` as `[Panorama.Point]` and `[Panorama.Peak]`.
 public struct PanoramaResult: Sendable {
     /// Where the observer stands, as for a located reading.
     public var observer: LocateResult.Observer
     /// The skyline, its layers and its peaks.
     public var panorama: Panorama
-    public var warnings: [String] = []
+    public var warnings: [Warning] = []
 }
 
 extension Locator {
@@ -21,7 +25,7 @@ extension Locator {
                          jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
                          names: (@Sendable (Double, Double) -> String?)? = nil) throws(LocateResult.Failure) -> PanoramaResult {
         var terrain = TerrainSampler(catalog: catalog)
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         let observer = try place(location, terrain: &terrain, warnings: &warnings)
         let eye = eye(of: observer)
         let range = Panorama.range(settings: settings, eyeMSL: observer.altitude, latitude: observer.latitude)
@@ -43,11 +47,11 @@ extension Locator {
             for i in panorama.peaks.indices { panorama.peaks[i].name = names(panorama.peaks[i].latitude, panorama.peaks[i].longitude) }
         }
         if panorama.crossedVoid {
-            warnings.append("some sightlines crossed voids in the DEM; terrain there is unknown and may hide part of the skyline")
+            warnings.append(Warning(.voidOnSightline, "some sightlines crossed voids in the DEM; terrain there is unknown and may hide part of the skyline"))
         }
         let empty = points.filter { $0.elevationAngle == nil }.count
         if empty > 0 {
-            warnings.append("\(empty) of \(count) azimuths have no terrain data within range; their skyline is unknown")
+            warnings.append(Warning(.skylineUnknown, "\(empty) of \(count) azimuths have no terrain data within range; their skyline is unknown"))
         }
         return PanoramaResult(observer: observer, panorama: panorama, warnings: warnings)
     }
@@ -60,7 +64,7 @@ extension Locator {
     public func skyline(from location: Reading.Location, azimuths: [Double],
                         settings: Panorama.Settings = Panorama.Settings()) throws(LocateResult.Failure) -> [Panorama.Point] {
         var terrain = TerrainSampler(catalog: catalog)
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         let observer = try place(location, terrain: &terrain, warnings: &warnings)
         let eye = eye(of: observer)
         let range = Panorama.range(settings: settings, eyeMSL: observer.altitude, latitude: observer.latitude)
@@ -87,7 +91,7 @@ private final class Parts: Sendable {
 // heights and distances to the centimetre, written by ``CompactJSONEncoder`` like the result JSON.
 
 extension PanoramaResult: Encodable {
-    private enum CodingKeys: String, CodingKey { case observer, refraction, azimuthStep, range, skyline, peaks, warnings }
+    private enum CodingKeys: String, CodingKey { case observer, refraction, azimuthStep, range, skyline, peaks, warnings, warningCodes }
 
     public func encode(to encoder: any Encoder) throws { try encode(to: encoder, skylineAndPeaks: true) }
 
@@ -103,11 +107,11 @@ extension PanoramaResult: Encodable {
             try c.encode(panorama.skyline, forKey: .skyline)
             try c.encode(panorama.peaks, forKey: .peaks)
         }
-        try c.encode(warnings, forKey: .warnings)
+        try c.encode(warnings, messages: .warnings, codes: .warningCodes)
     }
 }
 
-extension Panorama.Point: Encodable {
+extension Panorama.Point: Codable {
     private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation }
 
     /// An azimuth with no terrain in range has only `azimuth` and `"elevationAngle":null`.
@@ -124,9 +128,22 @@ extension Panorama.Point: Encodable {
         try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
         try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
     }
+
+    /// The JSON's point; its per-layer skylines (the picture's) are not part of it.
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        azimuth = try c.decode(Double.self, forKey: .azimuth)
+        elevationAngle = try c.decodeIfPresent(Double.self, forKey: .elevationAngle)
+        let known = elevationAngle != nil
+        distance = known ? try c.decode(Double.self, forKey: .distance) : .nan
+        latitude = known ? try c.decode(Double.self, forKey: .latitude) : .nan
+        longitude = known ? try c.decode(Double.self, forKey: .longitude) : .nan
+        elevation = known ? try c.decode(Double.self, forKey: .elevation) : .nan
+        layers = []
+    }
 }
 
-extension Panorama.Peak: Encodable {
+extension Panorama.Peak: Codable {
     private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, prominence, name }
 
     public func encode(to encoder: any Encoder) throws {
@@ -139,5 +156,17 @@ extension Panorama.Peak: Encodable {
         try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
         try c.encode(FixedDecimal.angle(prominence), forKey: .prominence)
         try c.encodeIfPresent(name, forKey: .name)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        azimuth = try c.decode(Double.self, forKey: .azimuth)
+        elevationAngle = try c.decode(Double.self, forKey: .elevationAngle)
+        distance = try c.decode(Double.self, forKey: .distance)
+        latitude = try c.decode(Double.self, forKey: .latitude)
+        longitude = try c.decode(Double.self, forKey: .longitude)
+        elevation = try c.decode(Double.self, forKey: .elevation)
+        prominence = try c.decode(Double.self, forKey: .prominence)
+        name = try c.decodeIfPresent(String.self, forKey: .name)
     }
 }

@@ -81,7 +81,7 @@ extension Locator {
         guard let settings = reading.camera else {
             throw LocateResult.Failure(code: .badInput, message: "\(need) camera.horizontalFOV, imageWidth and imageHeight")
         }
-        var ignored: [String] = []
+        var ignored: [Warning] = []
         let observer = try place(reading.location, terrain: &terrain, warnings: &ignored)
         let heading = try trueHeading(of: reading, orientation: orientation, observer: observer)
         return (PinholeCamera(settings), CameraOrientation(heading: heading, pitch: orientation.pitch, roll: orientation.roll),
@@ -140,15 +140,15 @@ extension Locator {
     /// and without the calibration pixels; a refused calibration leaves the reading as it was
     /// and says why in `warnings`.
     func calibrated(_ reading: Reading, carried: Calibration?,
-                    terrain: inout TerrainSampler) -> (reading: Reading, calibration: Calibration?, warnings: [String]) {
+                    terrain: inout TerrainSampler) -> (reading: Reading, calibration: Calibration?, warnings: [Warning]) {
         var calibration = carried
-        var warnings: [String] = []
+        var warnings: [Warning] = []
         if reading.canCalibrate, reading.orientation != nil {
             do {
                 calibration = try calibrate(reading, jobs: 1, terrain: &terrain)
             } catch {
                 calibration = nil
-                warnings.append("calibration refused: \(error.message); the sensors' orientation is used as given")
+                warnings.append(Warning(.calibrationRefused, "calibration refused: \(error.message); the sensors' orientation is used as given"))
             }
         }
         var r = reading
@@ -170,7 +170,7 @@ extension Locator {
         o.pitchAccuracy = calibration.sigma
         o.rollAccuracy = calibration.sigma
         r.orientation = o
-        warnings += calibration.warnings.map { "calibration: \($0)" }
+        warnings += calibration.warnings.map { Warning($0.code, "calibration: \($0.message)") }
         return (r, calibration, warnings)
     }
 }

@@ -50,7 +50,7 @@ public struct AimResult: Sendable {
     /// Present when the request gives an orientation and a camera.
     public var pixel: Pixel?
     public var observer: LocateResult.Observer?
-    public var warnings: [String] = []
+    public var warnings: [Warning] = []
     public var error: LocateResult.Failure?
 
     public init(id: String? = nil, line: Int? = nil) {
@@ -97,7 +97,7 @@ extension Locator {
             // The interface aims at the place search's best match, which forgives typing errors:
             // say so when that is not the name asked for ("Eiger" is one edit from Eger, Hungary).
             if case .position(_, _, _, let foundName?) = found, SearchKey.normalized(foundName) != SearchKey.normalized(name) {
-                result.warnings.append("target.name \"\(name)\" is not the name of the place aimed at: the place search's best match is \(foundName); give latitude and longitude to aim elsewhere")
+                result.warnings.append(Warning(.nameMismatch, "target.name \"\(name)\" is not the name of the place aimed at: the place search's best match is \(foundName); give latitude and longitude to aim elsewhere"))
             }
             target = found
         }
@@ -116,10 +116,10 @@ extension Locator {
                                        message: "target (\(latitude), \(longitude)) has no elevation and the DEM has none there")
         }
         if let ground, elevation < ground - 30 {
-            result.warnings.append(String(format: "the target's elevation %.1f m lies %.1f m below the DEM there (%.1f m); it counts as hidden by its own ground", elevation, ground - elevation, ground))
+            result.warnings.append(Warning(.targetBelowGround, String(format: "the target's elevation %.1f m lies %.1f m below the DEM there (%.1f m); it counts as hidden by its own ground", elevation, ground - elevation, ground)))
         }
         if ground == nil {
-            result.warnings.append("no DEM terrain at the target; terrain near it is unknown")
+            result.warnings.append(Warning(.targetOutsideDEM, "no DEM terrain at the target; terrain near it is unknown"))
         }
         result.target = .init(latitude: latitude, longitude: longitude, elevation: elevation, name: name)
         let eye = eye(of: observer)
@@ -156,11 +156,11 @@ extension Locator {
 }
 
 // The aim JSON of the interface (`tapseek aim`): angles to 1e-6°, positions to 1e-7°, metres to
-// the centimetre, written by ``CompactJSONEncoder`` like the result JSON.
+// the centimetre, written by ``CompactJSONEncoder`` like the result JSON; decoding reads it back.
 
-extension AimResult: Encodable {
+extension AimResult: Codable, Hashable {
     private enum CodingKeys: String, CodingKey {
-        case id, line, target, azimuth, elevationAngle, distance, slantRange, visible, blockedBy, pixel, observer, warnings, error
+        case id, line, target, azimuth, elevationAngle, distance, slantRange, visible, blockedBy, pixel, observer, warnings, warningCodes, error
     }
 
     /// The sight's members only when there is no error; `observer` always (null when unplaced).
@@ -179,12 +179,28 @@ extension AimResult: Encodable {
             try c.encodeIfPresent(pixel, forKey: .pixel)
         }
         try c.encode(observer, forKey: .observer)
-        try c.encode(warnings, forKey: .warnings)
+        try c.encode(warnings, messages: .warnings, codes: .warningCodes)
         try c.encodeIfPresent(error, forKey: .error)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        self.init(id: try c.decodeIfPresent(String.self, forKey: .id), line: try c.decodeIfPresent(Int.self, forKey: .line))
+        target = try c.decodeIfPresent(Target.self, forKey: .target)
+        azimuth = try c.decodeIfPresent(Double.self, forKey: .azimuth) ?? .nan
+        elevationAngle = try c.decodeIfPresent(Double.self, forKey: .elevationAngle) ?? .nan
+        distance = try c.decodeIfPresent(Double.self, forKey: .distance) ?? .nan
+        slantRange = try c.decodeIfPresent(Double.self, forKey: .slantRange) ?? .nan
+        visible = try c.decodeIfPresent(Bool.self, forKey: .visible) ?? false
+        blockedBy = try c.decodeIfPresent(Blocker.self, forKey: .blockedBy)
+        pixel = try c.decodeIfPresent(Pixel.self, forKey: .pixel)
+        observer = try c.decodeIfPresent(LocateResult.Observer.self, forKey: .observer)
+        warnings = try c.decodeWarnings(messages: .warnings, codes: .warningCodes)
+        error = try c.decodeIfPresent(LocateResult.Failure.self, forKey: .error)
     }
 }
 
-extension AimResult.Target: Encodable {
+extension AimResult.Target: Codable {
     private enum CodingKeys: String, CodingKey { case latitude, longitude, elevation, name }
 
     public func encode(to encoder: any Encoder) throws {
@@ -196,7 +212,7 @@ extension AimResult.Target: Encodable {
     }
 }
 
-extension AimResult.Blocker: Encodable {
+extension AimResult.Blocker: Codable {
     private enum CodingKeys: String, CodingKey { case latitude, longitude, elevation, distance }
 
     public func encode(to encoder: any Encoder) throws {
@@ -208,7 +224,7 @@ extension AimResult.Blocker: Encodable {
     }
 }
 
-extension AimResult.Pixel: Encodable {
+extension AimResult.Pixel: Codable {
     private enum CodingKeys: String, CodingKey { case x, y, inFrame, behindCamera }
 
     /// `x` and `y` only when both are known.

@@ -165,8 +165,8 @@ extension Locator {
     /// A grazing sightline (the hit moves more than ``grazingKilometresPerDegree`` km per degree
     /// of pitch), and a 95 % region over more than one named place, said in words.
     /// Called on a locator without placemarks, profiles or tracks: only the targets count.
-    private func uncertaintyWarnings(_ reading: Reading, result: LocateResult) -> [String] {
-        var warnings: [String] = []
+    private func uncertaintyWarnings(_ reading: Reading, result: LocateResult) -> [Warning] {
+        var warnings: [Warning] = []
         if result.status == .hit, var o = reading.orientation, let d = result.target?.distance {
             var spread: [Double] = []
             for delta in [-0.5, 0.5] {
@@ -177,13 +177,13 @@ extension Locator {
             }
             let perDegree = (spread.map { abs($0 - d) }.max() ?? 0) / 0.5 / 1000
             if perDegree > Self.grazingKilometresPerDegree {
-                warnings.append(String(format: "grazing sightline: the hit moves %.1f km per degree of pitch; the distance is ill-determined", perDegree))
+                warnings.append(Warning(.grazingSightline, String(format: "grazing sightline: the hit moves %.1f km per degree of pitch; the distance is ill-determined", perDegree)))
             }
         }
         let likely = result.uncertainty?.candidates.filter { $0.probability >= 0.025 } ?? []
         if likely.count > 1 {
             let names = likely.prefix(4).map { String(format: "%@ (%.0f %%)", $0.name, 100 * $0.probability) }.joined(separator: ", ")
-            warnings.append("the 95 % region spans more than one named place: \(names)")
+            warnings.append(Warning(.severalPlaces, "the 95 % region spans more than one named place: \(names)"))
         }
         return warnings
     }

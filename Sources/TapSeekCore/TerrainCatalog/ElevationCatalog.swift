@@ -18,7 +18,7 @@ public final class ElevationCatalog: Sendable {
     /// The tiles found, in path order.
     public let tiles: [DEMTile]
     /// One line per file that looked like a raster but could not be opened (it is skipped).
-    public let warnings: [String]
+    public let warnings: [Warning]
     /// Bytes of loaded grids the cache keeps before it evicts.
     public let memoryBudget: Int
     /// Reads the rasters that are not SRTM tiles; nil skips them.
@@ -58,12 +58,12 @@ public final class ElevationCatalog: Sendable {
             }
         }
         paths.sort()
-        var tiles: [DEMTile] = [], warnings: [String] = []
+        var tiles: [DEMTile] = [], warnings: [Warning] = []
         for path in paths {
             // A FIFO, socket or device named like a raster would block or never end a read.
             // Links are followed: a link to a regular file is a tile.
             guard Self.isRegularFile(path) else {
-                warnings.append("skipping \(path): not a regular file")
+                warnings.append(Warning(.skippedFile, "skipping \(path): not a regular file"))
                 continue
             }
             if let tile = DEMTile(srtmPath: path) {
@@ -71,7 +71,7 @@ public final class ElevationCatalog: Sendable {
                 continue
             }
             guard let rasterReader else {
-                warnings.append("skipping \(path): not an SRTM tile (N27E086.hgt); other rasters need a raster reader (TapSeek's .gdal)")
+                warnings.append(Warning(.skippedFile, "skipping \(path): not an SRTM tile (N27E086.hgt); other rasters need a raster reader (TapSeek's .gdal)"))
                 continue
             }
             do {
@@ -79,12 +79,12 @@ public final class ElevationCatalog: Sendable {
                 // A raster bigger than the whole cache (a national DEM as one file) would
                 // exhaust memory when first read: it is refused here, with what to do.
                 guard tile.gridByteCount <= memoryBudget else {
-                    warnings.append("skipping \(path): its \(tile.columns)×\(tile.rows) posts need \(tile.gridByteCount >> 20) MiB, more than the tile cache's \(memoryBudget >> 20) MiB (--cache-mb); cut it into 1° tiles, e.g. with gdal_retile.py")
+                    warnings.append(Warning(.skippedFile, "skipping \(path): its \(tile.columns)×\(tile.rows) posts need \(tile.gridByteCount >> 20) MiB, more than the tile cache's \(memoryBudget >> 20) MiB (--cache-mb); cut it into 1° tiles, e.g. with gdal_retile.py"))
                     continue
                 }
                 tiles.append(tile)
             } catch {
-                warnings.append("skipping \(error.description)")
+                warnings.append(Warning(.skippedFile, "skipping \(error.description)"))
             }
         }
         guard !tiles.isEmpty else {

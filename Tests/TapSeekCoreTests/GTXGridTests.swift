@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 import TapSeekCore
 
@@ -22,6 +23,49 @@ struct GTXGridTests {
         #expect(grid.post(row: 0, column: 0) == 5 && grid.post(row: 0, column: 1) == 6)
         #expect(grid.post(row: 1, column: 0) == 3 && grid.post(row: 1, column: 1) == nil)
         #expect(grid.post(row: 2, column: 0) == 1 && grid.post(row: 2, column: 1) == 2)
+    }
+
+    /// Rows longer than the eight posts converted at a time: missing values in the vector part
+    /// and in the tail, every post where it belongs.
+    @Test func longRowsConvertEveryPost() throws {
+        let rows = 3, columns = 21
+        var values = (0..<(rows * columns)).map { Float($0) * 0.25 - 3 }
+        for i in [2, 9, 19, 44, 62] { values[i] = GTXGrid.missingValue }
+        let grid = try GTXGrid.grid(bytes: Self.gtx(south: 0, west: 0, step: 1, rows: rows, columns: columns, values: values), path: "t.gtx")
+        for fileRow in 0..<rows {
+            for c in 0..<columns {
+                let v = values[fileRow * columns + c]
+                #expect(grid.post(row: rows - 1 - fileRow, column: c) == (v == GTXGrid.missingValue ? nil : v), "row \(fileRow) column \(c)")
+            }
+        }
+    }
+
+    /// The geoid's gradient bound, computed eight cells at a time, equals a plain cell-by-cell
+    /// reading of its definition: per cell the larger step along each axis over the cell's
+    /// ground width at its poleward row.
+    @Test func steepestGradientIsTheLargestCellSlope() throws {
+        let rows = 5, columns = 23
+        var state: UInt64 = 7
+        let values = (0..<(rows * columns)).map { _ -> Float in
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return Float(state >> 40) / Float(1 << 24) * 40 - 20
+        }
+        let grid = try GTXGrid.grid(bytes: Self.gtx(south: 40, west: 5, step: 0.25, rows: rows, columns: columns, values: values), path: "t.gtx")
+        var expected = 0.0
+        let a = 6_378_137.0, e2 = 0.006_694_379_990_141_317
+        for r in 0..<(rows - 1) {
+            let poleward = (grid.north - Double(r) * grid.latitudeSpacing) * .pi / 180
+            let dx = a / (1 - e2 * sin(poleward) * sin(poleward)).squareRoot() * cos(poleward) * grid.longitudeSpacing * .pi / 180
+            let dy = a * (1 - e2) * grid.latitudeSpacing * .pi / 180
+            for c in 0..<(columns - 1) {
+                let p = { (rr: Int, cc: Int) in Double(grid.post(row: rr, column: cc)!) }
+                let east = max(abs(p(r, c + 1) - p(r, c)), abs(p(r + 1, c + 1) - p(r + 1, c)))
+                let north = max(abs(p(r + 1, c) - p(r, c)), abs(p(r + 1, c + 1) - p(r, c + 1)))
+                expected = max(expected, east / dx + north / dy)
+            }
+        }
+        let bound = Geoid(grid: grid).steepestGradient
+        #expect(bound >= expected && bound <= expected * (1 + 1e-5), "\(bound) vs \(expected)")
     }
 
     @Test func aHeaderThatDisagreesWithTheSizeIsRefused() {

@@ -29,28 +29,35 @@ public struct Geoid: Sendable {
     /// narrowest. Rows at a pole are skipped (the pole is one point, its posts all equal).
     private static func steepestGradient(of g: ElevationGrid) -> Double {
         let ellipsoid = Ellipsoid.wgs84
-        let h = g.heights
         var steepest = 0.0
-        for r in 0..<(g.rows - 1) {
-            let northRow = g.north - Double(r) * g.latitudeSpacing, southRow = northRow - g.latitudeSpacing
-            let phi = radians(min(max(abs(northRow), abs(southRow)), 90))
-            let dx = ellipsoid.primeVerticalRadius(latitude: phi) * cos(phi) * radians(g.longitudeSpacing)
-            let dy = ellipsoid.semiMajorAxis * (1 - ellipsoid.eccentricitySquared) * radians(g.latitudeSpacing)
-            guard dx > 1 else { continue }
-            // Per cell the larger step along each axis, over its ground width; the row's
-            // steepest in single precision (the grid's own), widened once.
-            let perEast = Float(1 / dx), perNorth = Float(1 / dy)
-            var rowSteepest: Float = 0
-            h.withUnsafeBufferPointer { p in
+        // Each row's cell slopes go to a buffer, as bit patterns, then the buffer's largest is
+        // taken: two loops the compiler vectorises (a running Float maximum it does not). The
+        // slopes are never negative, so their bit patterns order as the numbers; a NaN (beside
+        // a missing post) counts as 0.
+        let slopes = UnsafeMutablePointer<UInt32>.allocate(capacity: g.columns)
+        defer { slopes.deallocate() }
+        g.heights.withUnsafeBufferPointer { p in
+            for r in 0..<(g.rows - 1) {
+                let northRow = g.north - Double(r) * g.latitudeSpacing, southRow = northRow - g.latitudeSpacing
+                let phi = radians(min(max(abs(northRow), abs(southRow)), 90))
+                let dx = ellipsoid.primeVerticalRadius(latitude: phi) * cos(phi) * radians(g.longitudeSpacing)
+                let dy = ellipsoid.semiMajorAxis * (1 - ellipsoid.eccentricitySquared) * radians(g.latitudeSpacing)
+                guard dx > 1 else { continue }
+                // Per cell the larger step along each axis, over its ground width; the row's
+                // steepest in single precision (the grid's own), widened once.
+                let perEast = Float(1 / dx), perNorth = Float(1 / dy)
                 let top = p.baseAddress! + r * g.columns, bottom = top + g.columns
                 for c in 0..<(g.columns - 1) {
-                    let east = max(abs(top[c + 1] - top[c]), abs(bottom[c + 1] - bottom[c]))
-                    let north = max(abs(bottom[c] - top[c]), abs(bottom[c + 1] - top[c + 1]))
-                    rowSteepest = max(rowSteepest, east * perEast + north * perNorth)
+                    let east1 = (top[c + 1] - top[c]).magnitude, east2 = (bottom[c + 1] - bottom[c]).magnitude
+                    let north1 = (bottom[c] - top[c]).magnitude, north2 = (bottom[c + 1] - top[c + 1]).magnitude
+                    let slope = (east1 > east2 ? east1 : east2) * perEast + (north1 > north2 ? north1 : north2) * perNorth
+                    slopes[c] = slope >= 0 ? slope.bitPattern : 0
                 }
+                var rowSteepest: UInt32 = 0
+                for c in 0..<(g.columns - 1) { rowSteepest = max(rowSteepest, slopes[c]) }
+                // One part in a million more: single-precision rounding must not make a bound low.
+                steepest = max(steepest, Double(Float(bitPattern: rowSteepest)) * (1 + 1e-6))
             }
-            // One part in a million more: single-precision rounding must not make a bound low.
-            steepest = max(steepest, Double(rowSteepest) * (1 + 1e-6))
         }
         return steepest
     }

@@ -85,29 +85,58 @@ public final class MaximumPyramid: Sendable {
             // Level 0: block (br, bc) takes posts [n·br, n·br + n] × [n·bc, n·bc + n] (the posts on
             // its edges are shared with its neighbours, as their cells use them). A row of posts
             // first gives the maxima of its column ranges, then each block its rows' maxima.
+            //
+            // A row goes through passes the compiler vectorises: its posts with voids as −∞ and
+            // the void flags, then the maxima of neighbouring pairs; a whole block's five posts
+            // are then two pairs and one post.
+            precondition(n == 4, "a level-0 block's five posts are read as two pairs and one post")
             let base0 = blockColumns[0]
-            var rowMaxima = [Float](repeating: 0, count: base0), rowVoids = [UInt8](repeating: 0, count: base0)
+            let rowMaxima = UnsafeMutablePointer<Float>.allocate(capacity: base0), rowVoids = UnsafeMutablePointer<UInt8>.allocate(capacity: base0)
+            let known = UnsafeMutablePointer<Float>.allocate(capacity: columns), pairs = UnsafeMutablePointer<Float>.allocate(capacity: columns)
+            let voidPosts = UnsafeMutablePointer<UInt8>.allocate(capacity: columns), voidPairs = UnsafeMutablePointer<UInt8>.allocate(capacity: columns)
+            defer {
+                for scratch in [UnsafeMutableRawPointer(known), UnsafeMutableRawPointer(pairs), UnsafeMutableRawPointer(voidPosts),
+                                UnsafeMutableRawPointer(voidPairs), UnsafeMutableRawPointer(rowMaxima), UnsafeMutableRawPointer(rowVoids)] {
+                    scratch.deallocate()
+                }
+            }
             for r in 0..<rows {
                 let row = heights.baseAddress! + r * columns
+                for c in 0..<columns {
+                    // A NaN (void) is not equal to itself.
+                    let post = row[c]
+                    known[c] = post == post ? post : -.infinity
+                    voidPosts[c] = post == post ? 0 : 1
+                }
+                for c in 0..<(columns - 1) {
+                    pairs[c] = known[c] > known[c + 1] ? known[c] : known[c + 1]
+                    voidPairs[c] = voidPosts[c] | voidPosts[c + 1]
+                }
                 for bc in 0..<base0 {
-                    // Branch-free: a NaN (void) is never greater, and is not equal to itself.
-                    var h = -Float.infinity
-                    var void = false
-                    let first = bc * n, last = Swift.min(first + n, columns - 1)
-                    for c in first...last {
-                        let post = row[c]
-                        h = post > h ? post : h
-                        void = void || post != post
+                    let first = bc * n
+                    if first + n <= columns - 1 {
+                        let a = pairs[first], b = pairs[first + 2], e = known[first + 4]
+                        let ab = a > b ? a : b
+                        rowMaxima[bc] = ab > e ? ab : e
+                        rowVoids[bc] = voidPairs[first] | voidPairs[first + 2] | voidPosts[first + 4]
+                    } else {
+                        // The last block, cut short by the grid's edge.
+                        var h = -Float.infinity
+                        var void: UInt8 = 0
+                        for c in first..<columns {
+                            h = known[c] > h ? known[c] : h
+                            void |= voidPosts[c]
+                        }
+                        rowMaxima[bc] = h
+                        rowVoids[bc] = void
                     }
-                    rowMaxima[bc] = h
-                    rowVoids[bc] = void ? 1 : 0
                 }
                 let lower = min(r / n, blockRows[0] - 1)
                 let upper = r % n == 0 && r > 0 ? r / n - 1 : lower
                 for block in lower == upper ? lower...lower : upper...lower {
                     let target = m.baseAddress! + block * base0, flags = v.baseAddress! + block * base0
                     for bc in 0..<base0 {
-                        if rowMaxima[bc] > target[bc] { target[bc] = rowMaxima[bc] }
+                        target[bc] = rowMaxima[bc] > target[bc] ? rowMaxima[bc] : target[bc]
                         flags[bc] |= rowVoids[bc]
                     }
                 }

@@ -62,7 +62,21 @@ public enum GTXGrid {
                     // The file runs south to north, the grid north to south.
                     let target = h.baseAddress! + (rows - 1 - fileRow) * columns
                     let source = headerLength + fileRow * columns * width
-                    for c in 0..<columns {
+                    var c = 0
+                    if width == 4 {
+                        // Eight posts at a time: bytes swapped by shifts, the missing value's
+                        // bits replaced by NaN's (the same bits as the scalar loop below).
+                        let missing = SIMD8<UInt32>(repeating: missingValue.bitPattern)
+                        let nan = SIMD8<UInt32>(repeating: Float.nan.bitPattern)
+                        while c + 8 <= columns {
+                            let w = b.loadUnaligned(fromByteOffset: source + 4 * c, as: SIMD8<UInt32>.self)
+                            var v = (w &<< 24) | ((w &<< 8) & 0x00FF_0000) | ((w &>> 8) & 0x0000_FF00) | (w &>> 24)
+                            v.replace(with: nan, where: v .== missing)
+                            UnsafeMutableRawPointer(target + c).storeBytes(of: v, as: SIMD8<UInt32>.self)
+                            c += 8
+                        }
+                    }
+                    for c in c..<columns {
                         let value = width == 4
                             ? Float(bitPattern: UInt32(bigEndian: b.loadUnaligned(fromByteOffset: source + 4 * c, as: UInt32.self)))
                             : Float(Double(bitPattern: UInt64(bigEndian: b.loadUnaligned(fromByteOffset: source + 8 * c, as: UInt64.self))))

@@ -119,7 +119,19 @@ public struct SRTMTile: Sendable, Hashable {
         let heights = [Float](unsafeUninitializedCapacity: n * n) { h, count in
             HugePages.advise(UnsafeMutableRawBufferPointer(h))
             bytes.withUnsafeBytes { b in
-                for i in 0..<(n * n) {
+                // Sixteen posts at a time (bytes swapped by shifts, voids to NaN), then the rest.
+                // Every Int16 is exact as a Float, so the void is found after the conversion.
+                let void = SIMD16<Float>(repeating: Float(Self.voidValue)), nan = SIMD16<Float>(repeating: .nan)
+                var i = 0
+                while i + 16 <= n * n {
+                    let w = b.loadUnaligned(fromByteOffset: 2 * i, as: SIMD16<UInt16>.self)
+                    let posts = SIMD16<Int16>(truncatingIfNeeded: (w &<< 8) | (w &>> 8))
+                    var values = SIMD16<Float>(posts)
+                    values.replace(with: nan, where: values .== void)
+                    UnsafeMutableRawPointer(h.baseAddress! + i).storeBytes(of: values, as: SIMD16<Float>.self)
+                    i += 16
+                }
+                for i in i..<(n * n) {
                     let value = Int16(bitPattern: UInt16(bigEndian: b.loadUnaligned(fromByteOffset: 2 * i, as: UInt16.self)))
                     (h.baseAddress! + i).initialize(to: value == Self.voidValue ? .nan : Float(value))
                 }

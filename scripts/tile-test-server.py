@@ -13,6 +13,9 @@ the tests of resumable downloads need and that server lacks:
 * `--status NAME=CODE`: answer any path whose file name is NAME with that HTTP status;
 * `--endless NAME`: answer NAME with 200 and no length, then zeros until the client hangs up
   (at most `--endless-limit` bytes, so that the server always stops by itself);
+* `--stall NAME=SECONDS`: answer NAME with 200 and the file's length, send its first 1 000
+  bytes, then nothing for SECONDS before closing, as a stalled network would;
+* `--redirect NAME=TARGET`: answer NAME with 302 and `Location: TARGET`;
 * `--log FILE`: one line per request, "METHOD PATH RANGE" (plus "if-range" when sent), so a
   test can see what was asked.
 
@@ -21,7 +24,8 @@ It binds 127.0.0.1 only, prints "PORT <n>" on its first stdout line once it list
 away) or after `--idle-timeout` seconds without a request.
 
 Usage: tile-test-server.py --directory DIR [--port 0] [--no-range] [--cut-after N]
-                           [--status NAME=CODE ...] [--endless NAME ...] [--log FILE]
+                           [--status NAME=CODE ...] [--endless NAME ...] [--stall NAME=S ...]
+                           [--redirect NAME=TARGET ...] [--log FILE]
                            [--idle-timeout S]
 """
 
@@ -49,6 +53,10 @@ def parse_arguments():
                         help="answer requests for file NAME with HTTP status CODE")
     parser.add_argument("--endless", action="append", default=[], metavar="NAME",
                         help="answer requests for file NAME with an endless stream of zeros")
+    parser.add_argument("--stall", action="append", default=[], metavar="NAME=SECONDS",
+                        help="send 1000 bytes of file NAME, then nothing for SECONDS")
+    parser.add_argument("--redirect", action="append", default=[], metavar="NAME=TARGET",
+                        help="answer requests for file NAME with 302 to TARGET")
     parser.add_argument("--endless-limit", type=int, default=1 << 30, metavar="BYTES",
                         help="most bytes an endless response sends")
     parser.add_argument("--log", default=None, metavar="FILE", help="append one line per request")
@@ -62,6 +70,21 @@ def parse_arguments():
             parser.error(f"--status wants NAME=CODE, got {item!r}")
         statuses[name] = int(code)
     arguments.statuses = statuses
+    arguments.stalls = {}
+    for item in arguments.stall:
+        name, separator, seconds = item.partition("=")
+        try:
+            arguments.stalls[name] = float(seconds) if separator else None
+        except ValueError:
+            arguments.stalls[name] = None
+        if arguments.stalls[name] is None:
+            parser.error(f"--stall wants NAME=SECONDS, got {item!r}")
+    arguments.redirects = {}
+    for item in arguments.redirect:
+        name, separator, target = item.partition("=")
+        if not separator or not target:
+            parser.error(f"--redirect wants NAME=TARGET, got {item!r}")
+        arguments.redirects[name] = target
     return arguments
 
 
@@ -120,6 +143,9 @@ class Handler(BaseHTTPRequestHandler):
         if name in self.settings.endless:
             self.serve_endless(send_body)
             return
+        if name in self.settings.redirects:
+            self.send_empty(302, [("Location", self.settings.redirects[name])])
+            return
         if path is None or not os.path.isfile(path):
             self.send_empty(404)
             return
@@ -157,6 +183,9 @@ class Handler(BaseHTTPRequestHandler):
                 cut = path not in Handler.cut_paths
                 Handler.cut_paths.add(path)
         budget = self.settings.cut_after if cut else length
+        stall = self.settings.stalls.get(name)
+        if stall is not None:
+            budget = min(budget, 1000)
         with open(path, "rb") as source:
             source.seek(start)
             while budget > 0:
@@ -168,6 +197,10 @@ class Handler(BaseHTTPRequestHandler):
         if cut:
             # The announced length was not sent: drop the connection like a failed network.
             self.wfile.flush()
+            self.close_connection = True
+        if stall is not None:
+            self.wfile.flush()
+            time.sleep(stall)
             self.close_connection = True
 
 

@@ -51,8 +51,15 @@ public struct Geocoder: Sendable {
     }
 
     /// Opens the index at ``defaultURL(environment:)``.
+    /// - Throws: ``GeocoderIndexError``; when no data directory holds an index, one naming them all.
     public static func `default`() throws(GeocoderIndexError) -> Geocoder {
-        try Geocoder(contentsOf: defaultURL())
+        let url = defaultURL()
+        let environment = ProcessInfo.processInfo.environment
+        if environment[environmentVariable] ?? "" == "", !FileManager.default.fileExists(atPath: url.path) {
+            let searched = DataDirectories(environment: environment).locations.map(\.data.path)
+            throw GeocoderIndexError("no \(defaultIndexName) in \(searched.joined(separator: ", ")) (set \(DataDirectories.environmentVariable) or \(environmentVariable)); build it with scripts/build-geocoder-index.sh")
+        }
+        return try Geocoder(contentsOf: url)
     }
 
     /// Country, region and nearest town at a point; see ``GeocoderIndex/placemark(latitude:longitude:)``.

@@ -8,7 +8,7 @@ enum Placemarks {
             let geocoder = try Geocoder.default()
             return { latitude, longitude in try? geocoder.placemark(latitude: latitude, longitude: longitude) }
         } catch {
-            StandardError.write("tapseek: warning: results carry no placemark: \(error.description) (build it with scripts/build-geocoder-index.sh)")
+            StandardError.write("tapseek: warning: results carry no placemark: \(error.description)")
             return nil
         }
     }

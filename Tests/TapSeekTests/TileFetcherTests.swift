@@ -175,6 +175,38 @@ import TapSeekTestSupport
             #expect(leftovers.isEmpty)
         }
 
+        /// A redirect to the tile (a mirror's usual answer) is followed.
+        @Test func redirectIsFollowedToTheTile() async throws {
+            try #require(SharedData.exists(Self.everest), Comment(rawValue: SharedData.missing(Self.everest)))
+            let server = try LoopbackTileServer(directory: SharedData.dem, options: ["--redirect", "N01E001.hgt=/N27E086.hgt"])
+            let (fetcher, directory) = try fetcher(server.url("{name}.hgt"))
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let result = try await fetcher.fetch(tile("N01E001"))
+            #expect(result == .stored(file: "N01E001.hgt", bytes: 2_884_802, transferred: 2_884_802, resumedAt: 0))
+            #expect(try bytes(directory.appendingPathComponent("N01E001.hgt")) == bytes(Self.everest))
+            #expect(server.requests.map { $0.split(separator: " ")[1] } == ["/N01E001.hgt", "/N27E086.hgt"])
+        }
+
+        /// A server that stops sending mid-tile fails the fetch after the idle timeout, keeping
+        /// the bytes received for a resume; it does not hang.
+        @Test func stalledTransferTimesOutAndKeepsItsPart() async throws {
+            try #require(SharedData.exists(Self.everest), Comment(rawValue: SharedData.missing(Self.everest)))
+            let server = try LoopbackTileServer(directory: SharedData.dem, options: ["--stall", "N27E086.hgt=30"])
+            let directory = try SharedData.temporaryDirectory("fetch")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let fetcher = TileFetcher(directory: directory.path, template: try TileURLTemplate(server.url("{name}.hgt")), idleTimeout: 1)
+            // The server would close the connection after 30 s: the message says it was the
+            // timeout that ended the transfer. (Elapsed time is not asserted: with the whole
+            // suite running, the test's own resumption may wait for a free thread.)
+            await #expect {
+                try await fetcher.fetch(tile("N27E086"))
+            } throws: { error in
+                let error = error as? TileFetchError
+                return error?.kind == .transfer && error?.description.contains("after 1000 of 2884802 bytes (no data for 1.0 s)") == true
+            }
+            #expect(FileManager.default.fileExists(atPath: directory.appendingPathComponent("N27E086.part").path))
+        }
+
         @Test func missingTileIsNoTileAndLeavesNothing() async throws {
             let server = try LoopbackTileServer(directory: SharedData.dem)
             let (fetcher, directory) = try fetcher(server.url("{name}.hgt"))

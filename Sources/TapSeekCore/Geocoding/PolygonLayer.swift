@@ -262,20 +262,26 @@ struct PolygonLayer: Sendable {
         var search = NearestSearch(x: x, y: y, metresPerDegreeX: metresPerDegreeX, metresPerDegreeY: metresPerDegreeY,
                                    best2: maximumDistance * maximumDistance, nodesLeft: nodeCount)
         // Top cells nearest first, each in the frame where it lies nearest the point (shifted by
-        // 360° across the antimeridian).
-        var cells: [(distance2: Double, cell: Cell, shift: Double)] = []
-        for row in row0...row1 {
-            for c in column0...column1 {
-                let column = (c % Self.columns + Self.columns) % Self.columns
-                let shift = Double(c - column) * Self.cellSize
-                let cell = topCell(raw, column: column, row: row)
-                guard cell.tag != Self.tagEmpty && cell.tag != Self.tagOwner else { continue }
-                cells.append((search.distance2(to: cell, shift: shift), cell, shift))
+        // 360° across the antimeridian); on the stack when few (a look-up makes no allocation).
+        withUnsafeTemporaryAllocation(of: (distance2: Double, cell: Cell, shift: Double).self,
+                                      capacity: (row1 - row0 + 1) * (column1 - column0 + 1)) { cells in
+            var count = 0
+            for row in row0...row1 {
+                for c in column0...column1 {
+                    let column = (c % Self.columns + Self.columns) % Self.columns
+                    let shift = Double(c - column) * Self.cellSize
+                    let cell = topCell(raw, column: column, row: row)
+                    guard cell.tag != Self.tagEmpty && cell.tag != Self.tagOwner else { continue }
+                    cells.initializeElement(at: count, to: (search.distance2(to: cell, shift: shift), cell, shift))
+                    count += 1
+                }
             }
-        }
-        cells.sort { $0.distance2 < $1.distance2 }
-        for entry in cells where entry.distance2 <= search.best2 {
-            visit(raw, entry.cell, shift: entry.shift, &search, accept)
+            var found = UnsafeMutableBufferPointer(rebasing: cells[..<count])
+            found.sort { $0.distance2 < $1.distance2 }
+            for entry in found where entry.distance2 <= search.best2 {
+                visit(raw, entry.cell, shift: entry.shift, &search, accept)
+            }
+            found.deinitialize()
         }
         guard search.owner >= 0 else { return nil }
         return (search.owner, search.best2.squareRoot())
@@ -321,16 +327,20 @@ struct PolygonLayer: Sendable {
         case Self.tagNode:
             guard cell.size > Self.cellSize / Double(1 << Self.maximumDepth), search.nodesLeft > 0 else { return }
             search.nodesLeft -= 1
-            var children: [(Double, Cell)] = []
-            children.reserveCapacity(4)
-            for k in 0..<4 {
-                let c = child(raw, of: cell, k)
-                guard c.tag == Self.tagNode || c.tag == Self.tagLeaf else { continue }
-                children.append((search.distance2(to: c, shift: shift), c))
-            }
-            children.sort { $0.0 < $1.0 }
-            for (d2, c) in children where d2 <= search.best2 {
-                visit(raw, c, shift: shift, &search, accept)
+            withUnsafeTemporaryAllocation(of: (distance2: Double, cell: Cell).self, capacity: 4) { children in
+                var count = 0
+                for k in 0..<4 {
+                    let c = child(raw, of: cell, k)
+                    guard c.tag == Self.tagNode || c.tag == Self.tagLeaf else { continue }
+                    children.initializeElement(at: count, to: (search.distance2(to: c, shift: shift), c))
+                    count += 1
+                }
+                var found = UnsafeMutableBufferPointer(rebasing: children[..<count])
+                found.sort { $0.distance2 < $1.distance2 }
+                for entry in found where entry.distance2 <= search.best2 {
+                    visit(raw, entry.cell, shift: shift, &search, accept)
+                }
+                found.deinitialize()
             }
         case Self.tagLeaf:
             guard let leaf = leaf(raw, cell.payload) else { return }

@@ -1,18 +1,13 @@
 #if !canImport(Darwin)
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Musl)
-import Musl
-#endif
+import TapSeekCore
 
 /// The libcurl "easy" functions ``CurlTransfer`` calls, looked up when the first tile is
 /// requested (`dlopen`) rather than linked, as ``HTTPTransfer`` explains.
 ///
 /// Signatures and constants are those of libcurl 7 and 8 (`curl/curl.h`, checked against
-/// Debian 12's 7.88.1); handles are opaque pointers. `curl_easy_setopt` and
-/// `curl_easy_getinfo` are variadic in C and are called here through fixed prototypes with one
-/// argument of the kind the option takes (a `long` or a pointer), which the x86-64 and AArch64
-/// calling conventions of Linux pass alike.
+/// Debian 12's 7.88.1); handles are opaque pointers. `curl_easy_setopt` is variadic in C and is
+/// called here through fixed prototypes with one argument of the kind the option takes (a
+/// `long` or a pointer), which the x86-64 and AArch64 calling conventions of Linux pass alike.
 struct CurlLibrary: Sendable {
     typealias Handle = OpaquePointer
     typealias CString = UnsafePointer<CChar>
@@ -39,8 +34,6 @@ struct CurlLibrary: Sendable {
     static let progressFunction: Int32 = 20_219
     static let protocols: Int32 = 10_318
     static let redirectProtocols: Int32 = 10_319
-    /// `CURLINFO_RESPONSE_CODE` (CURLINFO_LONG 0x200000 + 2).
-    static let responseCode: Int32 = 0x200002
     /// `CURL_GLOBAL_ALL`; `CURLE_OK`; `CURL_ERROR_SIZE`.
     static let globalAll = 3
     static let ok: Int32 = 0
@@ -51,55 +44,36 @@ struct CurlLibrary: Sendable {
     let setLong: @convention(c) (Handle?, Int32, Int) -> Int32
     let setPointer: @convention(c) (Handle?, Int32, UnsafeRawPointer?) -> Int32
     let perform: @convention(c) (Handle?) -> Int32
-    let getLong: @convention(c) (Handle?, Int32, UnsafeMutablePointer<Int>?) -> Int32
     let cleanup: @convention(c) (Handle?) -> Void
     let errorText: @convention(c) (Int32) -> CString?
     let listAppend: @convention(c) (OpaquePointer?, CString?) -> OpaquePointer?
     let listFree: @convention(c) (OpaquePointer?) -> Void
 
     /// The library, loaded and initialised once, or why it cannot be.
-    static let shared: Result<CurlLibrary, CurlLoadError> = load()
+    static let shared: Result<CurlLibrary, DynamicLibrary.Failure> = DynamicLibrary.open(candidates)
+        .mapError { DynamicLibrary.Failure(message: "libcurl is not installed (\($0.message)); install Debian's libcurl4") }
+        .flatMap { library in
+            Result { () throws(DynamicLibrary.Failure) in
+                let curl = try CurlLibrary(library)
+                guard curl.globalInit(globalAll) == ok else { throw DynamicLibrary.Failure(message: "\(library.name) failed to initialise") }
+                return curl
+            }
+        }
 
     /// The sonames tried in turn: libcurl 7 and 8 (OpenSSL, then GnuTLS builds), then the
     /// development link.
     static let candidates = ["libcurl.so.4", "libcurl-gnutls.so.4", "libcurl.so"]
 
-    private static func load() -> Result<CurlLibrary, CurlLoadError> {
-        var firstReason: String?
-        for name in candidates {
-            guard let handle = dlopen(name, RTLD_LAZY | RTLD_LOCAL) else {
-                if firstReason == nil { firstReason = dlerror().map { String(cString: $0) } }
-                continue
-            }
-            return Result { () throws(CurlLoadError) in
-                let library = try CurlLibrary(handle: handle, name: name)
-                guard library.globalInit(globalAll) == ok else { throw CurlLoadError(message: "\(name) failed to initialise") }
-                return library
-            }
-        }
-        return .failure(CurlLoadError(message: "libcurl is not installed (\(firstReason ?? "no libcurl found")); install Debian's libcurl4"))
+    private init(_ library: DynamicLibrary) throws(DynamicLibrary.Failure) {
+        globalInit = try library.function("curl_global_init")
+        easyInit = try library.function("curl_easy_init")
+        setLong = try library.function("curl_easy_setopt")
+        setPointer = try library.function("curl_easy_setopt")
+        perform = try library.function("curl_easy_perform")
+        cleanup = try library.function("curl_easy_cleanup")
+        errorText = try library.function("curl_easy_strerror")
+        listAppend = try library.function("curl_slist_append")
+        listFree = try library.function("curl_slist_free_all")
     }
-
-    private init(handle: UnsafeMutableRawPointer, name: String) throws(CurlLoadError) {
-        func symbol<T>(_ symbol: String, _ type: T.Type = T.self) throws(CurlLoadError) -> T {
-            guard let address = dlsym(handle, symbol) else { throw CurlLoadError(message: "\(name) has no \(symbol)") }
-            return unsafeBitCast(address, to: type)
-        }
-        globalInit = try symbol("curl_global_init")
-        easyInit = try symbol("curl_easy_init")
-        setLong = try symbol("curl_easy_setopt")
-        setPointer = try symbol("curl_easy_setopt")
-        perform = try symbol("curl_easy_perform")
-        getLong = try symbol("curl_easy_getinfo")
-        cleanup = try symbol("curl_easy_cleanup")
-        errorText = try symbol("curl_easy_strerror")
-        listAppend = try symbol("curl_slist_append")
-        listFree = try symbol("curl_slist_free_all")
-    }
-}
-
-/// Why libcurl could not be loaded, in one line.
-struct CurlLoadError: Error, Sendable {
-    let message: String
 }
 #endif

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import TapSeekCore
 
 /// The GDAL C functions TapSeek calls, looked up in libgdal when GDAL is first needed (`dlopen`)
 /// instead of being linked into the program: a process that reads only SRTM tiles (which
@@ -64,9 +65,7 @@ struct GDALLibrary: Sendable {
                                   Int32, Int32, Int32, Int32, Int32) -> Int32
 
     /// Why libgdal could not be loaded, in one line.
-    struct LoadError: Error, Sendable {
-        let message: String
-    }
+    typealias LoadError = DynamicLibrary.Failure
 
     /// The library names tried in turn: the one `TAPSEEK_GDAL_LIBRARY` gives, the development
     /// link, then the sonames of GDAL 3 releases, newest first (libgdal.so.32 is GDAL 3.6,
@@ -81,27 +80,21 @@ struct GDALLibrary: Sendable {
         return [explicit] + names
     }
 
-    /// Loads the first candidate that opens and has every function.
+    /// Loads the first candidate that opens, and every function from it. Global, so that GDAL's
+    /// plugins find GDAL's symbols.
     static func load() -> Result<GDALLibrary, LoadError> {
-        var firstReason: String?
-        for name in candidates {
-            // Lazy binding, as the dynamic linker does for a linked library: only the functions
-            // called are resolved. Global, so that GDAL's plugins find GDAL's symbols.
-            guard let handle = dlopen(name, RTLD_LAZY | RTLD_GLOBAL) else {
-                if firstReason == nil { firstReason = dlerror().map { String(cString: $0) } }
-                continue
-            }
-            return Result { () throws(LoadError) in try GDALLibrary(handle: handle, name: name) }
-        }
-        return .failure(LoadError(message: "GDAL is not installed (\(firstReason ?? "no libgdal found")); install Debian's libgdal32 or name the library in TAPSEEK_GDAL_LIBRARY"))
+        DynamicLibrary.open(candidates, global: true)
+            .mapError { LoadError(message: "GDAL is not installed (\($0.message)); install Debian's libgdal32 or name the library in TAPSEEK_GDAL_LIBRARY") }
+            .flatMap { library in Result { () throws(LoadError) in try GDALLibrary(library) } }
     }
 
-    private init(handle: UnsafeMutableRawPointer, name: String) throws(LoadError) {
+    private init(_ library: DynamicLibrary) throws(LoadError) {
         func symbol<T>(_ symbol: String, _ type: T.Type = T.self) throws(LoadError) -> T {
-            guard let address = dlsym(handle, symbol) else {
-                throw LoadError(message: "\(name) has no \(symbol); TapSeek needs GDAL 3")
+            do {
+                return try library.function(symbol)
+            } catch {
+                throw LoadError(message: "\(error.message); TapSeek needs GDAL 3")
             }
-            return unsafeBitCast(address, to: type)
         }
         setConfigOption = try symbol("CPLSetConfigOption")
         setErrorHandler = try symbol("CPLSetErrorHandler")

@@ -1,5 +1,6 @@
 // Offline reverse geocoding on one core: opening the index, country look-ups and full
-// placemarks on points spread uniformly over the world's land, on the index that
+// placemarks on points spread uniformly over the world's land (every look-up cold in the
+// caches) and along tracks as phone logs give them, on the index that
 // scripts/build-geocoder-index.sh builds into data/build/.
 //
 //     cd Benchmarks && swift package benchmark --target Geocoder
@@ -42,6 +43,32 @@ func landPoints(_ count: Int, _ index: GeocoderIndex) -> [(latitude: Double, lon
     return points
 }
 
+/// Points as phone logs give them: 1 000 tracks of 1 000 fixes each, 50 m apart on a random
+/// walk that turns by up to 30° a step, each track starting at one of `starts`. Deterministic.
+func trackPoints(starts: [(latitude: Double, longitude: Double)]) -> [(latitude: Double, longitude: Double)] {
+    var state: UInt64 = 0x2545_F491_4F6C_DD1D
+    func next() -> Double {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
+    }
+    var points: [(latitude: Double, longitude: Double)] = []
+    points.reserveCapacity(1_000_000)
+    for start in starts.prefix(1000) {
+        var (latitude, longitude) = start
+        var heading = 2 * .pi * next()
+        for _ in 0..<1000 {
+            points.append((latitude, longitude))
+            heading += (next() - 0.5) * .pi / 3
+            latitude = min(max(latitude + 50 * cos(heading) / 111_320, -90), 90)
+            longitude += 50 * sin(heading) / (111_320 * max(cos(latitude * .pi / 180), 0.01))
+        }
+    }
+    return points
+}
+
 let benchmarks: @Sendable () -> Void = {
     Benchmark.defaultConfiguration = .init(
         metrics: [.wallClock, .throughput, .peakMemoryResident],
@@ -53,6 +80,7 @@ let benchmarks: @Sendable () -> Void = {
         fatalError("benchmarks need \(indexURL.path): run scripts/build-geocoder-index.sh")
     }
     let points = landPoints(1_000_000, geocoder.index)
+    let tracks = trackPoints(starts: points)
 
     Benchmark("Open the index (memory-mapped)", configuration: .init(timeUnits: .microseconds)) { benchmark in
         for _ in benchmark.scaledIterations {
@@ -111,18 +139,20 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
     }
 
-    Benchmark("Placemarks (country, region, locality), 1 M land points",
-              configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: 10)) { benchmark in
-        var characters = 0
-        let elapsed = ContinuousClock().measure {
-            for _ in benchmark.scaledIterations {
-                for p in points {
-                    characters &+= (try? geocoder.placemark(latitude: p.latitude, longitude: p.longitude))?.locality?.utf8.count ?? 0
+    for (name, points) in [("1 M land points", points), ("1 000 tracks of 1 000 fixes 50 m apart", tracks)] {
+        Benchmark("Placemarks (country, region, locality), \(name)",
+                  configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: 10)) { benchmark in
+            var characters = 0
+            let elapsed = ContinuousClock().measure {
+                for _ in benchmark.scaledIterations {
+                    for p in points {
+                        characters &+= (try? geocoder.placemark(latitude: p.latitude, longitude: p.longitude))?.locality?.utf8.count ?? 0
+                    }
                 }
             }
+            blackHole(characters)
+            benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
         }
-        blackHole(characters)
-        benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
     }
 }
 

@@ -139,6 +139,23 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
     }
 
+    // The bulk path (`tapseek geocode --batch`'s): the names' UTF-8 borrowed from the index, no
+    // String made.
+    Benchmark("Placemarks with borrowed names (GeocoderIndex.withUTF8), 1 M land points",
+              configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: 10)) { benchmark in
+        var bytes = 0
+        let elapsed = ContinuousClock().measure {
+            for _ in benchmark.scaledIterations {
+                for p in points {
+                    guard let reference = try? geocoder.index.reference(latitude: p.latitude, longitude: p.longitude) else { continue }
+                    bytes &+= geocoder.index.withUTF8(reference) { ($0.locality?.count ?? 0) &+ ($0.country?.count ?? 0) }
+                }
+            }
+        }
+        blackHole(bytes)
+        benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
+    }
+
     for (name, points) in [("1 M land points", points), ("1 000 tracks of 1 000 fixes 50 m apart", tracks)] {
         Benchmark("Placemarks (country, region, locality), \(name)",
                   configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: 10)) { benchmark in

@@ -53,7 +53,10 @@ final class URLSessionTransfer: NSObject, URLSessionDataDelegate, Sendable {
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         let (continuation, outcome, progress) = state.withLock { state in
-            let outcome = state.writer.finish(failure: error?.localizedDescription)
+            // A timeout reads as libcurl's does, the same sentence on every platform.
+            let failure = (error as? URLError)?.code == .timedOut
+                ? "no data for \(state.writer.request.timeout) s" : error?.localizedDescription
+            let outcome = state.writer.finish(failure: failure)
             defer { state.continuation = nil }
             return (state.continuation, outcome, state.writer.progress)
         }

@@ -20,18 +20,25 @@ let indexURL: URL = {
     return url.appendingPathComponent("data/build/geocoder-index.bin")
 }()
 
-/// Points uniform on the sphere (uniform in sin φ and λ), kept where the geocoder finds a
-/// country: the world's land, Antarctica included, weighted by area. Deterministic.
-func landPoints(_ count: Int, _ index: GeocoderIndex) -> [(latitude: Double, longitude: Double)] {
-    var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-    func next() -> Double {
-        // SplitMix64 (Steele, Lea, Flood 2014).
+/// SplitMix64 (Steele, Lea, Flood 2014): the benchmarks' points are the same on every run.
+struct SplitMix64 {
+    var state: UInt64
+
+    /// Uniform in [0, 1).
+    mutating func nextUnit() -> Double {
         state &+= 0x9E37_79B9_7F4A_7C15
         var z = state
         z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
     }
+}
+
+/// Points uniform on the sphere (uniform in sin φ and λ), kept where the geocoder finds a
+/// country: the world's land, Antarctica included, weighted by area. Deterministic.
+func landPoints(_ count: Int, _ index: GeocoderIndex) -> [(latitude: Double, longitude: Double)] {
+    var random = SplitMix64(state: 0x9E37_79B9_7F4A_7C15)
+    func next() -> Double { random.nextUnit() }
     var points: [(latitude: Double, longitude: Double)] = []
     points.reserveCapacity(count)
     while points.count < count {
@@ -46,14 +53,8 @@ func landPoints(_ count: Int, _ index: GeocoderIndex) -> [(latitude: Double, lon
 /// Points as phone logs give them: 1 000 tracks of 1 000 fixes each, 50 m apart on a random
 /// walk that turns by up to 30° a step, each track starting at one of `starts`. Deterministic.
 func trackPoints(starts: [(latitude: Double, longitude: Double)]) -> [(latitude: Double, longitude: Double)] {
-    var state: UInt64 = 0x2545_F491_4F6C_DD1D
-    func next() -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return Double((z ^ (z >> 31)) >> 11) / Double(1 << 53)
-    }
+    var random = SplitMix64(state: 0x2545_F491_4F6C_DD1D)
+    func next() -> Double { random.nextUnit() }
     var points: [(latitude: Double, longitude: Double)] = []
     points.reserveCapacity(1_000_000)
     for start in starts.prefix(1000) {

@@ -91,15 +91,18 @@ public final class MaximumPyramid: Sendable {
             // are then two pairs and one post.
             precondition(n == 4, "a level-0 block's five posts are read as two pairs and one post")
             let base0 = blockColumns[0]
-            let rowMaxima = UnsafeMutablePointer<Float>.allocate(capacity: base0), rowVoids = UnsafeMutablePointer<UInt8>.allocate(capacity: base0)
-            let known = UnsafeMutablePointer<Float>.allocate(capacity: columns), pairs = UnsafeMutablePointer<Float>.allocate(capacity: columns)
-            let voidPosts = UnsafeMutablePointer<UInt8>.allocate(capacity: columns), voidPairs = UnsafeMutablePointer<UInt8>.allocate(capacity: columns)
-            defer {
-                for scratch in [UnsafeMutableRawPointer(known), UnsafeMutableRawPointer(pairs), UnsafeMutableRawPointer(voidPosts),
-                                UnsafeMutableRawPointer(voidPairs), UnsafeMutableRawPointer(rowMaxima), UnsafeMutableRawPointer(rowVoids)] {
-                    scratch.deallocate()
-                }
-            }
+            let rowMaxima = UnsafeMutablePointer<Float>.allocate(capacity: base0)
+            defer { rowMaxima.deallocate() }
+            let rowVoids = UnsafeMutablePointer<UInt8>.allocate(capacity: base0)
+            defer { rowVoids.deallocate() }
+            let known = UnsafeMutablePointer<Float>.allocate(capacity: columns)
+            defer { known.deallocate() }
+            let pairs = UnsafeMutablePointer<Float>.allocate(capacity: columns)
+            defer { pairs.deallocate() }
+            let voidPosts = UnsafeMutablePointer<UInt8>.allocate(capacity: columns)
+            defer { voidPosts.deallocate() }
+            let voidPairs = UnsafeMutablePointer<UInt8>.allocate(capacity: columns)
+            defer { voidPairs.deallocate() }
             for r in 0..<rows {
                 let row = heights.baseAddress! + r * columns
                 for c in 0..<columns {

@@ -26,19 +26,7 @@ public struct Geocoder: Sendable {
     /// - Throws: ``GeocoderIndexError`` naming the file when it is missing, unreadable or not an
     ///   index of this format.
     public init(contentsOf url: URL) throws(GeocoderIndexError) {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url, options: .alwaysMapped)
-        } catch {
-            let reason = FileManager.default.fileExists(atPath: url.path)
-                ? "cannot read it" : "no such file; build it with scripts/build-geocoder-index.sh"
-            throw GeocoderIndexError("geocoder index \(url.path): \(reason)")
-        }
-        do {
-            index = try GeocoderIndex(data: data)
-        } catch {
-            throw GeocoderIndexError("geocoder index \(url.path): \(error.message)")
-        }
+        index = try GeocoderIndex(contentsOf: url)
         self.url = url
     }
 

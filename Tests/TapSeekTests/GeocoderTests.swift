@@ -292,6 +292,34 @@ struct GeocoderTests {
         }
     }
 
+    @Test func unreadableIndexFilesSayWhy() throws {
+        let folder = try SharedData.temporaryDirectory("geocoder-unreadable")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        func message(_ url: URL) -> String? {
+            do {
+                _ = try GeocoderIndex(contentsOf: url)
+                return nil
+            } catch {
+                return error.message
+            }
+        }
+        #expect(message(folder.appendingPathComponent("none.bin"))?.hasSuffix("none.bin: no such file; build it with scripts/build-geocoder-index.sh") == true)
+        #expect(message(folder)?.contains("cannot read it (Is a directory)") == true)
+        let empty = folder.appendingPathComponent("empty.bin")
+        try Data().write(to: empty)
+        #expect(message(empty)?.hasPrefix("geocoder index \(empty.path): ") == true)
+    }
+
+    /// The mapped file (what `Geocoder` opens) and `Data` handed in answer alike.
+    @Test func mappedAndDataIndexesAgree() throws {
+        let mapped = try GeocoderIndex(contentsOf: GeocoderFixture.indexURL)
+        let data = try GeocoderIndex(data: Data(contentsOf: GeocoderFixture.indexURL, options: .alwaysMapped))
+        for (latitude, longitude) in [(46.5775, 8.005), (47.6967, 8.6836), (36.1408, -5.3536), (-33.86, 151.21), (0.0, -30.0)] {
+            #expect(try mapped.placemark(latitude: latitude, longitude: longitude) == data.placemark(latitude: latitude, longitude: longitude))
+        }
+        #expect(mapped.metadata == data.metadata)
+    }
+
     @Test func damagedIndexIsRejected() throws {
         let folder = try SharedData.temporaryDirectory("geocoder")
         defer { try? FileManager.default.removeItem(at: folder) }

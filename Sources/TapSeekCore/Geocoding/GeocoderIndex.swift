@@ -6,9 +6,9 @@ import Foundation
 /// admin-1) and nearest populated place (GeoNames) for any point, read in place from the file's
 /// bytes.
 ///
-/// Immutable and `Sendable`: share one instance between threads. Hand it memory-mapped `Data`
-/// (`Data(contentsOf:options: .alwaysMapped)`) so that opening costs page-table entries rather
-/// than a 100 MB read.
+/// Immutable and `Sendable`: share one instance between threads. Open a file with
+/// ``init(contentsOf:)``, which maps it: opening then costs page-table entries rather than a
+/// 175 MB read. ``init(data:)`` takes bytes already in memory (memory-mapped `Data` is best).
 ///
 /// File layout (little-endian; ``IndexSections`` describes the directory). Sections:
 /// - `META`: JSON with the build parameters and the sources' versions.
@@ -31,7 +31,8 @@ public struct GeocoderIndex: Sendable {
     /// country within this distance, metres; beyond it the region is unknown.
     public static let regionFringe = 20_000.0
 
-    private let data: Data
+    /// The index's bytes: a file this index mapped itself, or `Data` handed to it.
+    private let storage: Storage
     private let countryLayer: PolygonLayer
     private let zones: TimeZoneLayers
     private let regionLayer: PolygonLayer
@@ -57,12 +58,40 @@ public struct GeocoderIndex: Sendable {
     /// The `META` section: build parameters and the sources' versions, as JSON text.
     public let metadata: String
 
-    /// Opens an index held in `data`.
+    private enum Storage: Sendable {
+        case mapped(MappedFile)
+        case data(Data)
+    }
+
+    /// Opens the index file at `url`, mapped into memory (the fastest way: look-ups then read it
+    /// through a pointer that stays valid, with no per-call cost of `Data`).
+    /// - Throws: ``GeocoderIndexError`` naming the file when it is missing, unreadable or not an
+    ///   index of this format.
+    public init(contentsOf url: URL) throws(GeocoderIndexError) {
+        let file: MappedFile
+        do {
+            file = try MappedFile(path: url.path)
+        } catch {
+            let reason = error.isMissing ? "no such file; build it with scripts/build-geocoder-index.sh" : "cannot read it (\(error.message))"
+            throw GeocoderIndexError("geocoder index \(url.path): \(reason)")
+        }
+        do {
+            try self.init(.mapped(file))
+        } catch {
+            throw GeocoderIndexError("geocoder index \(url.path): \(error.message)")
+        }
+    }
+
+    /// Opens an index held in `data`. ``init(contentsOf:)`` is faster for a file.
     /// - Throws: ``GeocoderIndexError`` when the bytes are not an index of this format, or are
     ///   cut short.
     public init(data: Data) throws(GeocoderIndexError) {
-        self.data = data
-        let parsed: Result<Parts, GeocoderIndexError> = data.withUnsafeBytes { raw in
+        try self.init(.data(data))
+    }
+
+    private init(_ storage: Storage) throws(GeocoderIndexError) {
+        self.storage = storage
+        let parsed: Result<Parts, GeocoderIndexError> = Self.withBytes(storage) { raw in
             do throws(GeocoderIndexError) { return .success(try Parts(raw)) } catch { return .failure(error) }
         }
         let parts = try parsed.get()
@@ -188,7 +217,7 @@ public struct GeocoderIndex: Sendable {
     /// The look-up of ``placemark(latitude:longitude:)`` without building strings.
     public func reference(latitude: Double, longitude: Double) throws(CoordinateError) -> PlacemarkReference {
         let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
-        return data.withUnsafeBytes { raw in lookUp(raw, latitude: p.latitude, longitude: p.longitude) }
+        return withBytes { raw in lookUp(raw, latitude: p.latitude, longitude: p.longitude) }
     }
 
     /// The placemark a reference from this index stands for.
@@ -205,7 +234,7 @@ public struct GeocoderIndex: Sendable {
         let r = Int(reference.region)
         if r >= 0, r < regionNames.count { placemark.administrativeArea = regionNames[r] }
         if reference.place >= 0 {
-            data.withUnsafeBytes { raw in
+            withBytes { raw in
                 let ids = places.strings(raw, Int(reference.place))
                 placemark.locality = string(raw, ids.name)
                 placemark.subAdministrativeArea = string(raw, ids.admin2)
@@ -217,7 +246,7 @@ public struct GeocoderIndex: Sendable {
 
     /// Lends `body` the UTF-8 bytes of a reference's names straight from the index.
     public func withUTF8<R>(_ reference: PlacemarkReference, _ body: (PlacemarkUTF8) throws -> R) rethrows -> R {
-        try data.withUnsafeBytes { raw in
+        try withBytes { raw in
             var names = PlacemarkUTF8()
             let z = Int(reference.zone)
             if z >= 0, z < zones.count { names.timeZone = utf8(raw, zones.nameIDs[z]) }
@@ -278,6 +307,18 @@ public struct GeocoderIndex: Sendable {
         return reference
     }
 
+    /// Lends `body` the index's bytes.
+    @inline(__always) private func withBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try Self.withBytes(storage, body)
+    }
+
+    @inline(__always) private static func withBytes<R>(_ storage: Storage, _ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        switch storage {
+        case .mapped(let file): return try body(file.bytes)
+        case .data(let data): return try data.withUnsafeBytes(body)
+        }
+    }
+
     @inline(__always) private func isoCode(_ raw: UnsafeRawBufferPointer, _ country: Int) -> UnsafeRawBufferPointer {
         let at = countryRecords + 16 * country
         return UnsafeRawBufferPointer(rebasing: raw[at..<(at + 2)])
@@ -295,7 +336,7 @@ public struct GeocoderIndex: Sendable {
     /// but without region and place: the cheap path for bulk country checks.
     public func isoCountryCode(latitude: Double, longitude: Double) throws(CoordinateError) -> String? {
         let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
-        return data.withUnsafeBytes { raw in
+        return withBytes { raw in
             let c = country(raw, latitude: p.latitude, longitude: p.longitude).country
             return c >= 0 ? countryCodes[c] : nil
         }

@@ -36,10 +36,10 @@ do {
 var placemarks: (@Sendable (Double, Double) -> Placemark?)?
 if let path = environment["TAPSEEK_GEOCODER"], !path.isEmpty {
     do {
-        let index = try GeocoderIndex(data: try Data(contentsOf: URL(fileURLWithPath: path), options: .alwaysMapped))
+        let index = try GeocoderIndex(contentsOf: URL(fileURLWithPath: path))
         placemarks = { latitude, longitude in try? index.placemark(latitude: latitude, longitude: longitude) }
     } catch {
-        fail("cannot open the geocoder index \(path): \(error)")
+        fail("cannot open the geocoder index: \(error.message)")
     }
 }
 

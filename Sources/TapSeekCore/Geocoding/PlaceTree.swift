@@ -47,11 +47,21 @@ struct PlaceTree: Sendable {
 
     /// The place nearest to the point whose reduced unit vector is `q`, among records `range`.
     func nearest(_ raw: UnsafeRawBufferPointer, to q: SIMD3<Double>, in range: Range<Int>) -> Hit? {
-        guard !range.isEmpty, range.upperBound <= count else { return nil }
+        guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= count, let base = raw.baseAddress else { return nil }
         var best = Hit(index: -1, chord2: .infinity)
         let q4 = SIMD4<Float>(Float(q.x), Float(q.y), Float(q.z), 0)
-        search(raw, q4, range.lowerBound, range.upperBound, offsets: .zero, reach2: 0, &best)
+        // Every record the search reads lies in `range`, checked above to lie in the section: it
+        // reads them through a plain pointer, without a bounds and overflow check per record.
+        search(Records(base: base + search), q4, range.lowerBound, range.upperBound, offsets: .zero, reach2: 0, &best)
         return best.index >= 0 ? best : nil
+    }
+
+    /// The `PLACEKD` records, read by index with no checks: only for indices already checked.
+    private struct Records {
+        let base: UnsafeRawPointer
+        @inline(__always) subscript(i: Int) -> SIMD4<Float> {
+            base.loadUnaligned(fromByteOffset: i &* PlaceTree.searchRecordSize, as: SIMD4<Float>.self)
+        }
     }
 
     /// Searches records `lo..<hi`, whose box (bounded by the split planes above them) lies
@@ -59,14 +69,18 @@ struct PlaceTree: Sendable {
     /// distance of Arya and Mount (1993), so that a box is skipped when it lies farther than the
     /// best place so far, not only when the splitting plane does. A far query (the north of
     /// Canada, hundreds of kilometres from any town) otherwise opens most of the tree.
-    private func search(_ raw: UnsafeRawBufferPointer, _ q: SIMD4<Float>, _ lo: Int, _ hi: Int,
+    private func search(_ records: Records, _ q: SIMD4<Float>, _ lo: Int, _ hi: Int,
                         offsets: SIMD4<Float>, reach2: Float, _ best: inout Hit) {
-        if hi - lo <= bucket {
-            for i in lo..<hi { consider(node(raw, i), q, i, &best) }
+        if hi &- lo <= bucket {
+            var i = lo
+            while i < hi {
+                consider(records[i], q, i, &best)
+                i &+= 1
+            }
             return
         }
-        let mid = (lo + hi) >> 1
-        let split = node(raw, mid)
+        let mid = (lo &+ hi) >> 1
+        let split = records[mid]
         consider(split, q, mid, &best)
         // The axis is stored as a Float (0, 1 or 2); a damaged one (NaN, huge) must not trap the
         // conversion to Int, so it is compared instead.
@@ -79,11 +93,11 @@ struct PlaceTree: Sendable {
         far[axis] = d
         let farReach2 = max(0, reach2 - offsets[axis] * offsets[axis] + d * d) * (1 - 1e-5)
         if d < 0 {
-            search(raw, q, lo, mid, offsets: offsets, reach2: reach2, &best)
-            if farReach2 < best.chord2 { search(raw, q, mid + 1, hi, offsets: far, reach2: farReach2, &best) }
+            search(records, q, lo, mid, offsets: offsets, reach2: reach2, &best)
+            if farReach2 < best.chord2 { search(records, q, mid &+ 1, hi, offsets: far, reach2: farReach2, &best) }
         } else {
-            search(raw, q, mid + 1, hi, offsets: offsets, reach2: reach2, &best)
-            if farReach2 < best.chord2 { search(raw, q, lo, mid, offsets: far, reach2: farReach2, &best) }
+            search(records, q, mid &+ 1, hi, offsets: offsets, reach2: reach2, &best)
+            if farReach2 < best.chord2 { search(records, q, lo, mid, offsets: far, reach2: farReach2, &best) }
         }
     }
 

@@ -115,62 +115,38 @@ let benchmarks: @Sendable () -> Void = {
         benchmark.measurement(queriesPerSecond, rate(queries.count * benchmark.scaledIterations.count, elapsed))
     }
 
-    Benchmark("Country look-ups, 1 M land points", configuration: .init(metrics: [.wallClock, lookupsPerSecond])) { benchmark in
-        var found = 0
-        let elapsed = ContinuousClock().measure {
-            for _ in benchmark.scaledIterations {
-                for p in points where (try? geocoder.index.isoCountryCode(latitude: p.latitude, longitude: p.longitude)) ?? nil != nil {
-                    found += 1
-                }
-            }
-        }
-        blackHole(found)
-        benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
+    lookUpBenchmark("Country look-ups, 1 M land points", points, maxIterations: 50) { latitude, longitude in
+        (try? geocoder.index.isoCountryCode(latitude: latitude, longitude: longitude)) ?? nil != nil ? 1 : 0
     }
-
-    Benchmark("Placemark references (country, zone, region, locality; no strings), 1 M land points",
-              configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: 10)) { benchmark in
-        var places = 0
-        let elapsed = ContinuousClock().measure {
-            for _ in benchmark.scaledIterations {
-                for p in points { places &+= Int((try? geocoder.index.reference(latitude: p.latitude, longitude: p.longitude))?.place ?? 0) }
-            }
-        }
-        blackHole(places)
-        benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
+    lookUpBenchmark("Placemark references (country, zone, region, locality; no strings), 1 M land points", points) { latitude, longitude in
+        Int((try? geocoder.index.reference(latitude: latitude, longitude: longitude))?.place ?? 0)
     }
-
     // The bulk path (`tapseek geocode --batch`'s): the names' UTF-8 borrowed from the index, no
     // String made.
-    Benchmark("Placemarks with borrowed names (GeocoderIndex.withUTF8), 1 M land points",
-              configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: 10)) { benchmark in
-        var bytes = 0
+    lookUpBenchmark("Placemarks with borrowed names (GeocoderIndex.withUTF8), 1 M land points", points) { latitude, longitude in
+        guard let reference = try? geocoder.index.reference(latitude: latitude, longitude: longitude) else { return 0 }
+        return geocoder.index.withUTF8(reference) { ($0.locality?.count ?? 0) &+ ($0.country?.count ?? 0) }
+    }
+    for (name, points) in [("1 M land points", points), ("1 000 tracks of 1 000 fixes 50 m apart", tracks)] {
+        lookUpBenchmark("Placemarks (country, region, locality), \(name)", points) { latitude, longitude in
+            (try? geocoder.placemark(latitude: latitude, longitude: longitude))?.locality?.utf8.count ?? 0
+        }
+    }
+}
+
+/// A benchmark of one look-up per point, reported in look-ups per second. `lookUp` returns a
+/// number drawn from its answer, summed so that the look-ups cannot be optimised away.
+func lookUpBenchmark(_ name: String, _ points: [(latitude: Double, longitude: Double)], maxIterations: Int = 10,
+                     _ lookUp: @escaping @Sendable (Double, Double) -> Int) {
+    Benchmark(name, configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: maxIterations)) { benchmark in
+        var sum = 0
         let elapsed = ContinuousClock().measure {
             for _ in benchmark.scaledIterations {
-                for p in points {
-                    guard let reference = try? geocoder.index.reference(latitude: p.latitude, longitude: p.longitude) else { continue }
-                    bytes &+= geocoder.index.withUTF8(reference) { ($0.locality?.count ?? 0) &+ ($0.country?.count ?? 0) }
-                }
+                for p in points { sum &+= lookUp(p.latitude, p.longitude) }
             }
         }
-        blackHole(bytes)
+        blackHole(sum)
         benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
-    }
-
-    for (name, points) in [("1 M land points", points), ("1 000 tracks of 1 000 fixes 50 m apart", tracks)] {
-        Benchmark("Placemarks (country, region, locality), \(name)",
-                  configuration: .init(metrics: [.wallClock, lookupsPerSecond], maxIterations: 10)) { benchmark in
-            var characters = 0
-            let elapsed = ContinuousClock().measure {
-                for _ in benchmark.scaledIterations {
-                    for p in points {
-                        characters &+= (try? geocoder.placemark(latitude: p.latitude, longitude: p.longitude))?.locality?.utf8.count ?? 0
-                    }
-                }
-            }
-            blackHole(characters)
-            benchmark.measurement(lookupsPerSecond, rate(points.count * benchmark.scaledIterations.count, elapsed))
-        }
     }
 }
 

@@ -263,8 +263,7 @@ struct PolygonLayer: Sendable {
                                    best2: maximumDistance * maximumDistance, nodesLeft: nodeCount)
         // Top cells nearest first, each in the frame where it lies nearest the point (shifted by
         // 360° across the antimeridian); on the stack when few (a look-up makes no allocation).
-        withUnsafeTemporaryAllocation(of: (distance2: Double, cell: Cell, shift: Double).self,
-                                      capacity: (row1 - row0 + 1) * (column1 - column0 + 1)) { cells in
+        withUnsafeTemporaryAllocation(of: Candidate.self, capacity: (row1 - row0 + 1) * (column1 - column0 + 1)) { cells in
             var count = 0
             for row in row0...row1 {
                 for c in column0...column1 {
@@ -276,12 +275,7 @@ struct PolygonLayer: Sendable {
                     count += 1
                 }
             }
-            var found = UnsafeMutableBufferPointer(rebasing: cells[..<count])
-            found.sort { $0.distance2 < $1.distance2 }
-            for entry in found where entry.distance2 <= search.best2 {
-                visit(raw, entry.cell, shift: entry.shift, &search, accept)
-            }
-            found.deinitialize()
+            visitNearestFirst(raw, UnsafeMutableBufferPointer(rebasing: cells[..<count]), &search, accept)
         }
         guard search.owner >= 0 else { return nil }
         return (search.owner, search.best2.squareRoot())
@@ -319,6 +313,21 @@ struct PolygonLayer: Sendable {
         }
     }
 
+    /// A cell to search, its squared distance from the point and its shift east, degrees.
+    private typealias Candidate = (distance2: Double, cell: Cell, shift: Double)
+
+    /// Visits `candidates` nearest first, skipping any farther than the best edge so far, and
+    /// deinitializes them.
+    private func visitNearestFirst(_ raw: UnsafeRawBufferPointer, _ candidates: UnsafeMutableBufferPointer<Candidate>,
+                                   _ search: inout NearestSearch, _ accept: (Int) -> Bool) {
+        var candidates = candidates
+        candidates.sort { $0.distance2 < $1.distance2 }
+        for entry in candidates where entry.distance2 <= search.best2 {
+            visit(raw, entry.cell, shift: entry.shift, &search, accept)
+        }
+        candidates.deinitialize()
+    }
+
     /// Searches the leaves under `cell` (shifted east by `shift` degrees), children nearest first,
     /// skipping any farther than the best edge so far.
     private func visit(_ raw: UnsafeRawBufferPointer, _ cell: Cell, shift: Double, _ search: inout NearestSearch,
@@ -327,20 +336,15 @@ struct PolygonLayer: Sendable {
         case Self.tagNode:
             guard cell.size > Self.cellSize / Double(1 << Self.maximumDepth), search.nodesLeft > 0 else { return }
             search.nodesLeft -= 1
-            withUnsafeTemporaryAllocation(of: (distance2: Double, cell: Cell).self, capacity: 4) { children in
+            withUnsafeTemporaryAllocation(of: Candidate.self, capacity: 4) { children in
                 var count = 0
                 for k in 0..<4 {
                     let c = child(raw, of: cell, k)
                     guard c.tag == Self.tagNode || c.tag == Self.tagLeaf else { continue }
-                    children.initializeElement(at: count, to: (search.distance2(to: c, shift: shift), c))
+                    children.initializeElement(at: count, to: (search.distance2(to: c, shift: shift), c, shift))
                     count += 1
                 }
-                var found = UnsafeMutableBufferPointer(rebasing: children[..<count])
-                found.sort { $0.distance2 < $1.distance2 }
-                for entry in found where entry.distance2 <= search.best2 {
-                    visit(raw, entry.cell, shift: shift, &search, accept)
-                }
-                found.deinitialize()
+                visitNearestFirst(raw, UnsafeMutableBufferPointer(rebasing: children[..<count]), &search, accept)
             }
         case Self.tagLeaf:
             guard let leaf = leaf(raw, cell.payload) else { return }

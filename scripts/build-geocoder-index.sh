@@ -14,7 +14,7 @@
 # exits at once. Downloads go to data/build/geocoder-sources/ (git-ignored) and are reused.
 # Needs python3 with venv, ogr2ogr (gdal-bin), tzdata, apt-get and pip able to reach their
 # registries on the first run. The builder runs in its own virtual environment
-# (data/build/geocoder-sources/venv) with pinned numpy, netCDF4, shapely and timezonefinder.
+# (data/build/geocoder-sources/venv) with pinned numpy, scipy, netCDF4, shapely and timezonefinder.
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -85,7 +85,7 @@ fi
 
 # The builder's Python: a virtual environment with pinned packages from PyPI.
 venv="$sources/venv"
-requirements="numpy==2.2.6 netCDF4==1.7.2 shapely==2.1.1 timezonefinder==$finder_version timezonefinder-data==$zones_version"
+requirements="numpy==2.2.6 scipy==1.15.3 netCDF4==1.7.2 shapely==2.1.1 timezonefinder==$finder_version timezonefinder-data==$zones_version"
 if [[ ! -x "$venv/bin/python" || "$(cat "$venv/requirements" 2>/dev/null)" != "$requirements" ]]; then
     say "installing the builder's Python packages (PyPI): $requirements"
     rm -rf "$venv"

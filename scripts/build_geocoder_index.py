@@ -37,6 +37,7 @@ Places get one implicit k-d tree per country over reduced-latitude unit vectors.
 import argparse
 import csv
 import hashlib
+import itertools
 import json
 import math
 import struct
@@ -45,7 +46,7 @@ import time
 
 import numpy as np
 
-FORMAT_VERSION = 2
+FORMAT_VERSION = 3
 MAGIC = b"TSGEOIDX"
 
 # The top grid: 4 cells per degree, 1440 x 720 cells.
@@ -78,6 +79,22 @@ SHORTEST_DEGREE_M = WGS84_A * (1 - WGS84_F * (2 - WGS84_F)) * math.pi / 180
 # Places per k-d tree bucket: ranges this small are scanned rather than split (a scan of
 # contiguous 16-byte records is cheaper than the cache misses of three more tree levels).
 KD_BUCKET = 24
+
+# The answer tree (AnswerTree): cells split until at most this many places could be nearest
+# anywhere in them, down to this depth below the top grid (0.25 / 2^12 degrees, about 7 m).
+PLACE_CANDIDATES = 6
+# Places fetched per cell before the ones that cannot be nearest are dropped.
+PLACE_BALL = 16
+ANSWER_MAX_DEPTH = 12
+# Largest distance between the look-up's unit vector rounded to single precision and the
+# exact one (3 components, each within 2^-25), generously.
+PLACE_VECTOR_ERROR = 2e-7
+# An answer's region where the look-up must ask the region layer (in the build: REGION_ASK).
+ASK_REGION_LAYER = 0xFFFE
+REGION_ASK = -2
+# Region leaves hold fewer edges than other layers' (they are cheap to build), so that more of
+# the answer tree's cells are pure.
+REGION_EDGES_PER_LEAF = 4
 
 # Natural Earth admin-1 units that carry no ISO 3166-1 code ("-1"): the country whose DCW
 # polygon holds them, used only when their representative point falls outside every DCW
@@ -436,7 +453,8 @@ def index_ranges(starts, lengths):
 class Layer:
     """Owners' rings flattened into one vertex array, and the grid/quadtree built over them."""
 
-    def __init__(self, owner_rings, owner_rank):
+    def __init__(self, owner_rings, owner_rank, max_edges=MAX_EDGES_PER_LEAF):
+        self.max_edges = max_edges
         xs, ys, ring_owner, ring_areas = [], [], [], []
         for owner, rings in enumerate(owner_rings):
             for x, y in rings:
@@ -592,7 +610,7 @@ class Layer:
             order = np.lexsort((p_edge, p_node))
             p_node, p_edge, p_status = p_node[order], p_edge[order], p_status[order]
             per_node = np.bincount(p_node, minlength=len(node_slot))
-            split = (per_node > MAX_EDGES_PER_LEAF) & (depth < MAX_DEPTH)
+            split = (per_node > self.max_edges) & (depth < MAX_DEPTH)
             # Leaves at this level.
             leaf_nodes = np.flatnonzero(~split)
             leaf_ids = np.arange(self.leaf_total, self.leaf_total + len(leaf_nodes))
@@ -1003,6 +1021,285 @@ def kd_order(points):
 
 
 # ---------------------------------------------------------------------------------------------
+# The answer tree: whole look-ups answered by one descent
+
+
+class AnswerTree:
+    """The look-up's answer, worked out wherever it is the same all over a cell: a grid and
+    quadtree like a Layer's, whose cells say "every point here has this time zone, country and
+    region, and its nearest place is one of these few" (or "look it up the long way").
+
+    The tree overlays the zone layers and the region layer: a cell where every layer is pure
+    (one owner, or none, all over it) has one answer, worked out by the Swift look-up's rules
+    (GeocoderIndex.country and lookUp). Cells that a zone layer's leaf crosses, where zones are
+    disputed or where no zone is are left to the long way. Where only the region is not one
+    owner of the country all over a cell (a region's border crosses it, or the region comes from
+    the nearest-border search, as in territorial waters), the answer says so and the look-up
+    asks the region layer. Below a pure cell of a country the tree splits on for the places
+    until at most PLACE_CANDIDATES places could be nearest anywhere in a cell, or to
+    ANSWER_MAX_DEPTH; the candidates are every place of the country within d + 2 r of the
+    cell's centre (d the nearest place's distance from it, r the cell's radius, both as chords
+    between reduced unit vectors, with margins for the look-up's single precision), so the
+    nearest place of any point in the cell is among them.
+
+    Codes as in a Layer (top two bits): 0 the long way, 1 an answer record at word offset
+    payload of the record blob, 2 an internal node. Record: UInt16 tuple, UInt16 candidate
+    count, then that many UInt32 place record numbers in ascending order. Tuples: UInt16 zone,
+    country, region (0xFFFF none, 0xFFFE ask the region layer) and a pad."""
+
+    def __init__(self, zone_layers, region_layer, zone_rank, zone_base, zone_country, region_country):
+        self.zone_layers = zone_layers
+        self.region_layer = region_layer
+        self.zone_rank = zone_rank
+        self.zone_base = zone_base
+        self.zone_country = zone_country
+        self.region_country = region_country
+        self.child_codes = np.zeros(1 << 20, dtype=np.int64)
+        self.internal_total = 0
+        self.tuples = {}
+
+    def _nodes(self, count):
+        first = self.internal_total
+        self.internal_total += count
+        if 4 * self.internal_total > len(self.child_codes):
+            grown = np.zeros(max(2 * len(self.child_codes), 4 * self.internal_total), dtype=np.int64)
+            grown[:len(self.child_codes)] = self.child_codes
+            self.child_codes = grown
+        return np.arange(first, first + count)
+
+    def _set_codes(self, slots, values):
+        top = slots < ROWS * COLUMNS
+        self.grid[slots[top]] = values[top]
+        self.child_codes[slots[~top] - ROWS * COLUMNS] = values[~top]
+
+    def _zone_answer(self, found):
+        """(zone, country) answering where the zone layers hold the zones `found` (-1 none), or
+        None where the long way must answer: no zone, or other countries claim the point.
+        Mirrors TimeZoneLayers.answer and GeocoderIndex.country."""
+        present = [z for z in found if z >= 0]
+        applies = [z for z in present if self.zone_base[z] < 0 or self.zone_base[z] in present]
+        if not applies:
+            return None
+        best = min(applies, key=lambda z: self.zone_rank[z])
+        for z in present:
+            if z != best and z != self.zone_base[best] and self.zone_base[z] < 0:
+                c = self.zone_country[z]
+                if c >= 0 and c != self.zone_country[best]:
+                    return None
+        return best, self.zone_country[best]
+
+    def build(self, places, place_first, place_count):
+        """`places`: every place's unit vector as stored (n x 3, float32 values); the places of
+        country c are records place_first[c] ..< place_first[c] + place_count[c]."""
+        started = time.time()
+        self.grid = np.zeros(ROWS * COLUMNS, dtype=np.int64)
+        layers = self.zone_layers + [self.region_layer]
+        slot = np.arange(ROWS * COLUMNS, dtype=np.int64)
+        x0 = -180.0 + (slot % COLUMNS) * CELL
+        y0 = -90.0 + (slot // COLUMNS) * CELL
+        codes = [layer.grid.astype(np.int64) for layer in layers]
+        size = CELL
+        depth = 0
+        answered = []  # (slot, x0, y0, depth, tuple, country) of cells answered whole
+        zone_answers = {}
+        while len(slot):
+            tags = [c & 0xC0000000 for c in codes]
+            zone_tags = tags[:-1]
+            zone_leaf = np.logical_or.reduce([t == TAG_LEAF for t in zone_tags])
+            zone_node = np.logical_or.reduce([t == TAG_NODE for t in zone_tags]) & ~zone_leaf
+            zone_pure = ~zone_leaf & ~zone_node
+            found = np.stack([np.where(t == TAG_OWNER, c & 0x3FFFFFFF, -1) for t, c in zip(zone_tags, codes[:-1])], axis=1)
+            keys, inverse = np.unique(found[zone_pure], axis=0, return_inverse=True)
+            answer_zone = np.full(len(slot), -2, dtype=np.int64)  # -2 the long way
+            answer_country = np.full(len(slot), -1, dtype=np.int64)
+            key_zone = np.empty(len(keys), dtype=np.int64)
+            key_country = np.empty(len(keys), dtype=np.int64)
+            for k, key in enumerate(keys):
+                t = tuple(int(z) for z in key)
+                if t not in zone_answers:
+                    zone_answers[t] = self._zone_answer(t)
+                a = zone_answers[t]
+                key_zone[k], key_country[k] = (a if a is not None else (-2, -1))
+            answer_zone[zone_pure] = key_zone[inverse.ravel()]
+            answer_country[zone_pure] = key_country[inverse.ravel()]
+            sea = answer_zone >= 0
+            sea &= answer_country < 0
+            land = (answer_zone >= 0) & (answer_country >= 0)
+            region_tag = tags[-1]
+            region_owner = codes[-1] & 0x3FFFFFFF
+            region_ok = land & (region_tag == TAG_OWNER)
+            region_ok[region_ok] = self.region_country[region_owner[region_ok]] == answer_country[region_ok]
+            split = zone_node | (land & (region_tag == TAG_NODE))
+            # Land where the region is not one owner of the point's country all over the cell:
+            # the answer names the country and places, and the look-up asks the region layer.
+            ask = land & ~region_ok & ~split
+            whole = sea | region_ok | ask
+            region = np.where(region_ok, region_owner, np.where(ask, REGION_ASK, -1))
+            if whole.any():
+                w = np.flatnonzero(whole)
+                ids = np.array([self.tuples.setdefault(t, len(self.tuples)) for t in
+                                zip(answer_zone[w].tolist(), answer_country[w].tolist(), region[w].tolist())], dtype=np.int64)
+                answered.append((slot[w], x0[w], y0[w], np.full(len(w), depth), ids, answer_country[w]))
+            # Everything else neither whole nor split takes the long way: code 0, as initialised.
+            s = np.flatnonzero(split)
+            if len(s) == 0 or depth >= MAX_DEPTH:
+                break
+            internal = self._nodes(len(s))
+            self._set_codes(slot[s], TAG_NODE | internal)
+            half = size / 2
+            new_slot, new_x0, new_y0, new_codes = [], [], [], [[] for _ in layers]
+            for c in range(4):
+                new_slot.append(ROWS * COLUMNS + 4 * internal + c)
+                new_x0.append(x0[s] + (half if c & 1 else 0.0))
+                new_y0.append(y0[s] + (half if c & 2 else 0.0))
+                for k, layer in enumerate(layers):
+                    code = codes[k][s]
+                    inner = (code & 0xC0000000) == TAG_NODE
+                    child = code.copy()
+                    child[inner] = layer.nodes[4 * (code[inner] & 0x3FFFFFFF) + c]
+                    new_codes[k].append(child)
+            slot = np.concatenate(new_slot)
+            x0 = np.concatenate(new_x0)
+            y0 = np.concatenate(new_y0)
+            codes = [np.concatenate(c) for c in new_codes]
+            size = half
+            depth += 1
+        cells = [np.concatenate([a[i] for a in answered]) for i in range(6)]
+        log(f"  {len(cells[0])} cells answered whole, {len(self.tuples)} answers, "
+            f"{self.internal_total} nodes ({time.time() - started:.1f} s)")
+        self._place_candidates(cells, places, place_first, place_count)
+        log(f"  {self.internal_total} nodes, {self.record_words} record words ({time.time() - started:.1f} s)")
+
+    def _place_candidates(self, cells, places, place_first, place_count):
+        from scipy.spatial import cKDTree
+        slot, x0, y0, depth, tuple_id, country = cells
+        self.record_words = 0
+        words = []
+        empty_record = {}
+        # Cells without places: one shared record per tuple.
+        has_places = (country >= 0)
+        has_places[has_places] = place_count[country[has_places]] > 0
+        for t in np.unique(tuple_id[~has_places]):
+            empty_record[int(t)] = self.record_words
+            words.append(np.array([int(t)], dtype=np.int64))
+            self.record_words += 1
+        none = np.flatnonzero(~has_places)
+        self._set_codes(slot[none], TAG_OWNER | np.array([empty_record[int(t)] for t in tuple_id[none]], dtype=np.int64))
+        counts = []
+        for c in np.unique(country[has_places]):
+            first, n = int(place_first[c]), int(place_count[c])
+            p = places[first:first + n]
+            tree = cKDTree(p)
+            k = np.flatnonzero(has_places & (country == c))
+            s, x, y, d, t = slot[k], x0[k], y0[k], depth[k], tuple_id[k]
+            while len(s):
+                size = CELL / 2.0 ** d
+                chunks = [self._candidates(tree, x[i:i + 100_000], y[i:i + 100_000], size[i:i + 100_000], d[i:i + 100_000])
+                          for i in range(0, len(x), 100_000)]
+                done, lengths, flat = (np.concatenate([c[j] for c in chunks]) for j in range(3))
+                f = np.flatnonzero(done)
+                if len(f):
+                    size_words = 1 + lengths
+                    offset = np.cumsum(size_words) - size_words
+                    block = np.empty(int(size_words.sum()), dtype=np.int64)
+                    block[offset] = t[f] | (lengths << 16)
+                    starts = np.cumsum(lengths) - lengths
+                    block[np.repeat(offset + 1 - starts, lengths) + np.arange(len(flat))] = first + flat
+                    words.append(block)
+                    self._set_codes(s[f], TAG_OWNER | (self.record_words + offset))
+                    self.record_words += len(block)
+                    counts.append(lengths)
+                g = np.flatnonzero(~done)
+                if len(g) == 0:
+                    break
+                internal = self._nodes(len(g))
+                self._set_codes(s[g], TAG_NODE | internal)
+                half = size[g] / 2
+                s = np.concatenate([ROWS * COLUMNS + 4 * internal + c for c in range(4)])
+                x = np.concatenate([x[g] + (half if c & 1 else 0.0) for c in range(4)])
+                y = np.concatenate([y[g] + (half if c & 2 else 0.0) for c in range(4)])
+                d = np.concatenate([d[g] + 1] * 4)
+                t = np.concatenate([t[g]] * 4)
+        if self.record_words >= 1 << 30:
+            raise ValueError("answer records too large for 30-bit codes")
+        self.words = np.concatenate(words) if words else np.zeros(0, dtype=np.int64)
+        counts = np.concatenate(counts) if counts else np.zeros(1, dtype=np.int64)
+        log(f"  {len(counts)} place cells, {counts.mean():.2f} candidates on average, {int(counts.max())} at most")
+
+    @staticmethod
+    def _candidates(tree, x, y, size, depth):
+        """The places that can be nearest somewhere in each cell (west x, south y, side size
+        degrees), as sorted arrays of indices into the tree, and whether each cell is done: at
+        most PLACE_CANDIDATES of them, or ANSWER_MAX_DEPTH reached. A cell not done needs
+        splitting; its array is then not used.
+
+        A place can be nearest only within (d + r) (1 + 1e-6) + r of the cell's centre m, where d
+        is the nearest place's distance from m and r bounds every point's distance from m (both
+        chords between unit vectors; 1e-6 covers the look-up's single-precision squared
+        distances). Of those, a place p is dropped where one of the four nearest places q beats
+        it all over the cell: |x - p|^2 - |x - q|^2 is linear in x, |m - p|^2 - |m - q|^2 at m,
+        so it stays above that less 2 r |p - q|, which must exceed the rounding allowance."""
+        centre_lat = y + size / 2
+        m = reduced_unit_vectors(centre_lat, x + size / 2)
+        beta = np.arctan2((1 - WGS84_F) * np.sin(np.radians(centre_lat)), np.cos(np.radians(centre_lat)))
+        # Chord from the centre to any point of the cell: along the centre's parallel, then
+        # along a meridian (d beta / d phi <= 1 / (1 - f)); plus the look-up's rounding of its
+        # unit vector to single precision.
+        r = np.radians(size / 2) * (np.cos(beta) + 1 / (1 - WGS84_F)) + PLACE_VECTOR_ERROR
+        ball, ball_index = tree.query(m, k=PLACE_BALL)
+        ball = ball.reshape(len(m), -1)
+        ball_index = ball_index.reshape(len(m), -1)
+        near, near_index = ball[:, :4].copy(), ball_index[:, :4]
+        reach = (near[:, 0] + r) * (1 + 1e-6) + r + PLACE_VECTOR_ERROR
+        ball[ball > reach[:, None]] = np.inf
+        overflow = np.isfinite(ball[:, -1])  # perhaps more places within reach than were fetched
+        points = tree.data
+        keep = np.isfinite(ball)
+        p = points[np.where(keep, ball_index, 0)]                       # cells x ball x 3
+        for k in range(near_index.shape[1]):
+            valid = np.isfinite(near[:, k])
+            q_index = np.where(valid, near_index[:, k], 0)
+            q = points[q_index][:, None, :]                             # cells x 1 x 3
+            with np.errstate(invalid="ignore"):  # inf - inf where a cell's ball is short
+                gap = ball ** 2 - near[:, k:k + 1] ** 2
+            pq = np.sqrt(((p - q) ** 2).sum(axis=2))
+            allowance = 1e-6 * ((ball + r[:, None]) ** 2 + (near[:, k:k + 1] + r[:, None]) ** 2)
+            beaten = (gap - 2 * r[:, None] * pq > allowance) & (ball_index != q_index[:, None]) & valid[:, None]
+            keep &= ~beaten
+        counts = keep.sum(axis=1)
+        done = (~overflow & (counts <= PLACE_CANDIDATES)) | (depth >= ANSWER_MAX_DEPTH)
+        # Done cells' candidates, ascending, each row's kept ones first.
+        rows = np.flatnonzero(done)
+        ordered = np.sort(np.where(keep[rows], ball_index[rows], np.iinfo(np.int64).max), axis=1)
+        flat = ordered[np.arange(ordered.shape[1])[None, :] < counts[rows][:, None]]
+        lengths = counts[rows].astype(np.int64)
+        deep = np.flatnonzero(overflow[rows])
+        if len(deep):
+            # At the deepest level with more places within reach than were fetched: all of them.
+            extra = [np.array(sorted(tree.query_ball_point(m[rows[i]], reach[rows[i]])), dtype=np.int64) for i in deep]
+            parts = np.split(flat, np.cumsum(lengths)[:-1])
+            for i, e in zip(deep, extra):
+                parts[i] = e
+                lengths[i] = len(e)
+            flat = np.concatenate(parts)
+        return done, lengths, flat
+
+    def sections(self):
+        tuples = np.zeros((len(self.tuples), 4), dtype="<u2")
+        for (zone, country, region), k in self.tuples.items():
+            tuples[k] = (zone, country if country >= 0 else NO_OWNER,
+                         region if region >= 0 else (ASK_REGION_LAYER if region == REGION_ASK else NO_OWNER), 0)
+        if len(self.tuples) > 0xFFFF:
+            raise ValueError("too many distinct answers for 16-bit tuple numbers")
+        return {
+            "AGRD": self.grid.astype("<u4").tobytes(),
+            "ANOD": self.child_codes[:4 * self.internal_total].astype("<u4").tobytes(),
+            "AREC": self.words.astype("<u4").tobytes(),
+            "ATUP": struct.pack("<I", len(self.tuples)) + tuples.tobytes(),
+        }
+
+
+# ---------------------------------------------------------------------------------------------
 # Strings
 
 
@@ -1152,7 +1449,7 @@ def main():
     log("building the region layer")
     region_area = [sum(ring_area(*r) for r in g["rings"]) for g in regions]
     region_rank = np.argsort(np.argsort(region_area, kind="stable"), kind="stable")
-    region_layer = Layer([g["rings"] for g in regions], region_rank)
+    region_layer = Layer([g["rings"] for g in regions], region_rank, REGION_EDGES_PER_LEAF)
     region_layer.build()
 
     # A region belongs to the country holding its representative points; Natural Earth's own
@@ -1206,6 +1503,13 @@ def main():
             place_search.append(search)
         country_places.append((first, len(group)))
 
+    log("building the answer tree")
+    answers = AnswerTree(zone_layers, region_layer, zone_rank, [z["base"] for z in zones], zone_country,
+                         np.asarray(region_country, dtype=np.int64))
+    answers.build(np.concatenate(place_search)[:, :3].astype(np.float64),
+                  np.array([f for f, _ in country_places], dtype=np.int64),
+                  np.array([n for _, n in country_places], dtype=np.int64))
+
     country_table = bytearray(struct.pack("<I", len(countries)))
     for i, c in enumerate(countries):
         first, count = country_places[i]
@@ -1223,6 +1527,9 @@ def main():
         "format": FORMAT_VERSION,
         "cellsPerDegree": CELLS_PER_DEGREE,
         "maxEdgesPerLeaf": MAX_EDGES_PER_LEAF,
+        "regionEdgesPerLeaf": REGION_EDGES_PER_LEAF,
+        "placeCandidates": PLACE_CANDIDATES,
+        "answerMaxDepth": ANSWER_MAX_DEPTH,
         "maxDepth": MAX_DEPTH,
         "openSeaMarginMetres": OPEN_SEA_MARGIN_M,
         "placeBucket": KD_BUCKET,
@@ -1244,6 +1551,7 @@ def main():
     sections["REGION"] = bytes(region_table)
     sections["PLACE"] = np.concatenate(place_records).tobytes() if place_records else b""
     sections["PLACEKD"] = np.concatenate(place_search).tobytes() if place_search else b""
+    sections.update(answers.sections())
     sections["STRINGS"] = strings.section()
     write_index(args.output, sections)
     digest = hashlib.sha256(open(args.output, "rb").read()).hexdigest()[:16]

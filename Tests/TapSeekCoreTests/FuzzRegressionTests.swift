@@ -172,7 +172,7 @@ import Testing
     /// the nearest-border search near a pole (every column searched), into 4^24 cells per top
     /// cell. The search now visits at most as many nodes as the table holds.
     @Test func geocoderNearestSearchOverACyclicNodeTableEnds() throws {
-        let gridBytes = 4 * PolygonLayer.columns * PolygonLayer.rows
+        let gridBytes = 4 * QuadGrid.columns * QuadGrid.rows
         var file: [UInt8] = Array("TSGEOIDX".utf8)
         func append<T: FixedWidthInteger>(_ v: T) { withUnsafeBytes(of: v.littleEndian) { file += $0 } }
         append(IndexSections.formatVersion)
@@ -185,8 +185,8 @@ import Testing
             append(UInt64(length))
         }
         file += [UInt8](repeating: 0, count: gridOffset - file.count)
-        let node0 = PolygonLayer.tagNode << 30
-        for _ in 0..<(PolygonLayer.columns * PolygonLayer.rows + 4) { append(node0) }   // every cell, and node 0's children
+        let node0 = QuadGrid.tagNode << 30
+        for _ in 0..<(QuadGrid.columns * QuadGrid.rows + 4) { append(node0) }   // every cell, and node 0's children
         file += [UInt8](repeating: 0, count: 8)
         let found = try file.withUnsafeBytes { raw in
             let layer = try PolygonLayer(sections: IndexSections(raw), prefix: "C", ownerCount: 1, trustsOpenSea: false)

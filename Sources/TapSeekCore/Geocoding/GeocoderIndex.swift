@@ -20,6 +20,7 @@ import Foundation
 /// - `REGION`: `UInt32` count, then 8-byte records: `UInt32` name string, `UInt16` country
 ///   (0xFFFF none), pad.
 /// - `PLACEKD`, `PLACE`: ``PlaceTree`` records.
+/// - `AGRD`, `ANOD`, `AREC`, `ATUP`: the ``AnswerTree``, which answers most look-ups at once.
 /// - `STRINGS`: `UInt32` count, `UInt32` offsets (count + 1), UTF-8 bytes.
 public struct GeocoderIndex: Sendable {
     /// Where no zone holds a point, a point outside every DCW country polygon still takes the
@@ -37,6 +38,7 @@ public struct GeocoderIndex: Sendable {
     private let zones: TimeZoneLayers
     private let regionLayer: PolygonLayer
     private let places: PlaceTree
+    private let answers: AnswerTree
     private let stringOffsets: Int
     private let stringBytes: Int
     private let stringCount: Int
@@ -99,6 +101,7 @@ public struct GeocoderIndex: Sendable {
         zones = parts.zones
         regionLayer = parts.regionLayer
         places = parts.places
+        answers = parts.answers
         stringOffsets = parts.stringOffsets
         stringBytes = parts.stringBytes
         stringCount = parts.stringCount
@@ -120,6 +123,7 @@ public struct GeocoderIndex: Sendable {
         var zones: TimeZoneLayers
         var regionLayer: PolygonLayer
         var places: PlaceTree
+        var answers: AnswerTree
         var stringOffsets = 0, stringBytes = 0, stringCount = 0, countryRecords = 0
         var countryCodes: [String] = []
         var countryNames: [String?] = []
@@ -164,6 +168,7 @@ public struct GeocoderIndex: Sendable {
             countryLayer = try PolygonLayer(sections: sections, prefix: "C", ownerCount: countryCount, trustsOpenSea: trustsOpenSea)
             regionLayer = try PolygonLayer(sections: sections, prefix: "R", ownerCount: regionCount, trustsOpenSea: false)
             zones = try TimeZoneLayers(raw, sections: sections, layerCount: (meta["zoneLayers"] as? Int) ?? 0, countryCount: countryCount)
+            answers = try AnswerTree(raw, sections: sections, zoneCount: zones.count, countryCount: countryCount, regionCount: regionCount)
 
             for k in 0..<countryCount {
                 let at = countries.lowerBound + 4 + 16 * k
@@ -274,6 +279,14 @@ public struct GeocoderIndex: Sendable {
     /// the other countries claiming it. Same rules as ``placemark(latitude:longitude:)``; the
     /// point must already be valid and wrapped.
     func country(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> (country: Int, zone: Int, claims: [Int32]) {
+        if let answer = answers.answer(raw, x: longitude, y: latitude) {
+            return (Int(answers.country[answer.tuple]), Int(answers.zone[answer.tuple]), [])
+        }
+        return countryTheLongWay(raw, latitude: latitude, longitude: longitude)
+    }
+
+    /// ``country(_:latitude:longitude:)`` without the answer tree.
+    private func countryTheLongWay(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> (country: Int, zone: Int, claims: [Int32]) {
         if let hit = zones.answer(zones.zones(raw, x: longitude, y: latitude)) {
             return (Int(zones.country[hit.zone]), hit.zone, hit.claims)
         }
@@ -284,27 +297,67 @@ public struct GeocoderIndex: Sendable {
         return (near?.owner ?? -1, -1, [])
     }
 
+    /// The look-up: the answer tree's where it has one, else the long way.
     private func lookUp(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> PlacemarkReference {
+        guard let answer = answers.answer(raw, x: longitude, y: latitude) else {
+            return lookUpTheLongWay(raw, latitude: latitude, longitude: longitude)
+        }
         var reference = PlacemarkReference()
-        let hit = country(raw, latitude: latitude, longitude: longitude)
+        reference.zone = answers.zone[answer.tuple]
+        let c = answers.country[answer.tuple]
+        guard c >= 0 else { return reference }
+        reference.country = c
+        let region = answers.region[answer.tuple]
+        reference.region = region == AnswerTree.askRegionLayer ? self.region(raw, latitude: latitude, longitude: longitude, country: Int(c)) : region
+        if !answer.candidates.isEmpty {
+            let q = Ellipsoid.wgs84.reducedUnitVector(latitude: latitude, longitude: longitude)
+            setPlace(&reference, raw, q, places.nearest(raw, to: q, candidates: answer.candidates))
+        }
+        return reference
+    }
+
+    /// The look-up from the zone, country and region layers and the k-d tree, without the
+    /// answer tree: what the answer tree's cells were worked out from.
+    func lookUpTheLongWay(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> PlacemarkReference {
+        var reference = PlacemarkReference()
+        let hit = countryTheLongWay(raw, latitude: latitude, longitude: longitude)
         reference.zone = Int32(hit.zone)
         guard hit.country >= 0 else { return reference }
         let c = hit.country
         reference.country = Int32(c)
         reference.claims = hit.claims
+        reference.region = region(raw, latitude: latitude, longitude: longitude, country: c)
+        let q = Ellipsoid.wgs84.reducedUnitVector(latitude: latitude, longitude: longitude)
+        setPlace(&reference, raw, q, places.nearest(raw, to: q, in: countryPlaces[c]))
+        return reference
+    }
 
+    /// The region of country `c` at a point: the region layer's owner there, else the nearest
+    /// within ``regionFringe``; −1 for none.
+    private func region(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double, country c: Int) -> Int32 {
         let regionCountry = self.regionCountry
         let ofCountry = { (r: Int) in r < regionCountry.count && regionCountry[r] == c }
         let region = regionLayer.owner(raw, x: longitude, y: latitude, accept: ofCountry)
             ?? regionLayer.nearestOwner(raw, x: longitude, y: latitude, within: Self.regionFringe, accept: ofCountry)?.owner
-        reference.region = Int32(region ?? -1)
+        return Int32(region ?? -1)
+    }
 
-        let q = Ellipsoid.wgs84.reducedUnitVector(latitude: latitude, longitude: longitude)
-        if let hit = places.nearest(raw, to: q, in: countryPlaces[c]) {
-            reference.place = Int32(hit.index)
-            reference.localityDistance = Ellipsoid.wgs84.lambertDistance(q, places.unitVector(raw, hit.index))
-        }
-        return reference
+    @inline(__always) private func setPlace(_ reference: inout PlacemarkReference, _ raw: UnsafeRawBufferPointer,
+                                            _ q: SIMD3<Double>, _ hit: PlaceTree.Hit?) {
+        guard let hit else { return }
+        reference.place = Int32(hit.index)
+        reference.localityDistance = Ellipsoid.wgs84.lambertDistance(q, places.unitVector(raw, hit.index))
+    }
+
+    /// Whether the answer tree answers at a point (valid and wrapped), for tests.
+    func isAnsweredAtOnce(latitude: Double, longitude: Double) -> Bool {
+        withBytes { raw in answers.answer(raw, x: longitude, y: latitude) != nil }
+    }
+
+    /// ``reference(latitude:longitude:)`` the long way, for tests comparing the two.
+    func referenceTheLongWay(latitude: Double, longitude: Double) throws(CoordinateError) -> PlacemarkReference {
+        let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
+        return withBytes { raw in lookUpTheLongWay(raw, latitude: p.latitude, longitude: p.longitude) }
     }
 
     /// Lends `body` the index's bytes.

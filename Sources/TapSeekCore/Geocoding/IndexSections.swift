@@ -8,7 +8,7 @@ import Foundation
 /// start of the file and a `UInt64` length. Sections start on 16-byte boundaries.
 struct IndexSections: Sendable {
     /// The format this reader understands.
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
     static let magic: [UInt8] = Array("TSGEOIDX".utf8)
 
     /// Byte ranges by tag.

@@ -94,18 +94,39 @@ struct PlaceTree: Sendable {
         let farReach2 = max(0, reach2 - offsets[axis] * offsets[axis] + d * d) * (1 - 1e-5)
         if d < 0 {
             search(records, q, lo, mid, offsets: offsets, reach2: reach2, &best)
-            if farReach2 < best.chord2 { search(records, q, mid &+ 1, hi, offsets: far, reach2: farReach2, &best) }
+            if farReach2 <= best.chord2 { search(records, q, mid &+ 1, hi, offsets: far, reach2: farReach2, &best) }
         } else {
             search(records, q, mid &+ 1, hi, offsets: offsets, reach2: reach2, &best)
-            if farReach2 < best.chord2 { search(records, q, lo, mid, offsets: far, reach2: farReach2, &best) }
+            if farReach2 <= best.chord2 { search(records, q, lo, mid, offsets: far, reach2: farReach2, &best) }
         }
     }
 
+    /// Takes place `i` at `p` if it is nearer than the best so far, or as near with a smaller
+    /// record number: the answer is the same whatever order places are met in (the k-d search
+    /// and ``nearest(_:to:candidates:)`` meet them differently).
     @inline(__always) private func consider(_ p: SIMD4<Float>, _ q: SIMD4<Float>, _ i: Int, _ best: inout Hit) {
         var e = p - q
         e.w = 0
         let d2 = (e * e).sum()
-        if d2 < best.chord2 { best = Hit(index: i, chord2: d2) }
+        if d2 < best.chord2 || (d2 == best.chord2 && i < best.index) { best = Hit(index: i, chord2: d2) }
+    }
+
+    /// The nearest of the places whose `UInt32` record numbers fill the byte range `candidates`
+    /// (an ``AnswerTree`` record's), by the same rule as the k-d search; nil when there are none
+    /// or one lies outside the section (a damaged index).
+    func nearest(_ raw: UnsafeRawBufferPointer, to q: SIMD3<Double>, candidates: Range<Int>) -> Hit? {
+        guard let base = raw.baseAddress else { return nil }
+        var best = Hit(index: -1, chord2: .infinity)
+        let q4 = SIMD4<Float>(Float(q.x), Float(q.y), Float(q.z), 0)
+        let records = Records(base: base + search)
+        var at = candidates.lowerBound
+        while at < candidates.upperBound {
+            let i = Int(raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
+            guard i < count else { return nil }
+            consider(records[i], q4, i, &best)
+            at &+= 4
+        }
+        return best.index >= 0 ? best : nil
     }
 
     /// The reduced unit vector of record `i` (stored in single precision).

@@ -1,19 +1,13 @@
 import Foundation
 
-#if _endian(big)
-#error("the geocoder index is little-endian and read in place")
-#endif
-
 /// One layer of polygons in a geocoder index (countries, or first-level regions): a grid with
 /// quadtrees beneath that answers "which owner holds this point" mostly without testing a
 /// polygon, read in place from the index's bytes.
 ///
 /// Structure (sections `…GRD`, `…NOD`, `…LEF`):
-/// - a grid of 1440 × 720 cells of 0.25° over [−180, 180) × [−90, 90), each a 32-bit code;
-/// - a code's top two bits say what it is: 0 no owner (payload 1: open sea, no border within
-///   the index's open-sea margin; 0: search nearby), 1 an owner that holds the whole cell,
-///   2 an internal node whose four children (SW, SE, NW, NE) are the node table's codes
-///   4n…4n+3, 3 a leaf at byte offset 8 × payload in the leaf blob;
+/// - a ``QuadGrid`` whose codes are: 0 no owner (payload 1: open sea, no border within the
+///   index's open-sea margin; 0: search nearby), 1 an owner that holds the whole cell, 2 an
+///   internal node, 3 a leaf at byte offset 8 × payload in the leaf blob;
 /// - a leaf: `UInt16` candidate count, `UInt16` background owner (holding the leaf without an
 ///   edge in it; 0xFFFF none), `UInt32` byte length; per candidate `UInt16` owner, `UInt8`
 ///   whether the leaf's south-east corner is inside it, pad, `UInt32` run count; per run
@@ -23,24 +17,12 @@ import Foundation
 ///   without a hole in them wins.
 ///
 /// A point in a leaf is placed by ``PointInPolygon/cellContains(px:py:east:south:cornerInside:edges:)``.
-/// Cells are half-open: a point on a cell line belongs to the cell north-east of it.
 struct PolygonLayer: Sendable {
-    static let cellsPerDegree = 4
-    static let columns = 360 * cellsPerDegree
-    static let rows = 180 * cellsPerDegree
-    static let cellSize = 1.0 / Double(cellsPerDegree)
-
-    static let tagEmpty: UInt32 = 0
-    static let tagOwner: UInt32 = 1
-    static let tagNode: UInt32 = 2
-    static let tagLeaf: UInt32 = 3
     static let noOwner: UInt16 = 0xFFFF
-    /// Deeper than any tree the build script makes (MAX_DEPTH 8): a guard against damaged files.
-    static let maximumDepth = 24
+    typealias Cell = QuadGrid.Cell
 
-    /// Byte offsets of the sections in the index, and their sizes.
-    let grid: Int
-    let nodes: Int, nodeCount: Int
+    let cells: QuadGrid
+    /// Byte offset of the leaf blob, and its size.
     let leaves: Int, leafBytes: Int
     let ownerCount: Int
     /// Whether open-sea codes may be trusted to mean "no border within the coastal fringe".
@@ -48,14 +30,7 @@ struct PolygonLayer: Sendable {
 
     /// Reads the sections tagged `prefix` + GRD, NOD, LEF.
     init(sections: IndexSections, prefix: String, ownerCount: Int, trustsOpenSea: Bool) throws(GeocoderIndexError) {
-        let gridRange = try sections.require(prefix + "GRD", stride: 4)
-        guard gridRange.count == 4 * Self.columns * Self.rows else {
-            throw GeocoderIndexError("geocoder index grid \(prefix)GRD is not 1440 × 720 cells")
-        }
-        grid = gridRange.lowerBound
-        let nodeRange = try sections.require(prefix + "NOD", stride: 16)
-        nodes = nodeRange.lowerBound
-        nodeCount = nodeRange.count / 16
+        cells = try QuadGrid(sections: sections, prefix: prefix)
         let leafRange = try sections.require(prefix + "LEF", stride: 8)
         leaves = leafRange.lowerBound
         leafBytes = leafRange.count
@@ -77,48 +52,6 @@ struct PolygonLayer: Sendable {
     @inline(__always) private func vertex(_ raw: UnsafeRawBufferPointer, _ at: Int) -> (Double, Double) {
         let v = raw.loadUnaligned(fromByteOffset: at, as: SIMD2<Float>.self)
         return (Double(v.x), Double(v.y))
-    }
-
-    /// A cell of the grid or of a quadtree: its code and its box.
-    struct Cell {
-        var code: UInt32
-        var west: Double
-        var south: Double
-        var size: Double
-        var tag: UInt32 { code >> 30 }
-        var payload: Int { Int(code & 0x3FFF_FFFF) }
-    }
-
-    /// The top-grid cell holding (x, y): x in [−180, 180), y in [−90, 90].
-    @inline(__always) private func topCell(_ raw: UnsafeRawBufferPointer, column: Int, row: Int) -> Cell {
-        Cell(code: u32(raw, grid + 4 * (row * Self.columns + column)),
-             west: Double(column) * Self.cellSize - 180, south: Double(row) * Self.cellSize - 90, size: Self.cellSize)
-    }
-
-    /// Child `child` (bit 0 east, bit 1 north) of an internal node, or an empty cell when the
-    /// index is damaged.
-    @inline(__always) private func child(_ raw: UnsafeRawBufferPointer, of cell: Cell, _ child: Int) -> Cell {
-        let half = cell.size * 0.5
-        let west = child & 1 == 0 ? cell.west : cell.west + half
-        let south = child & 2 == 0 ? cell.south : cell.south + half
-        guard cell.payload < nodeCount else { return Cell(code: 0, west: west, south: south, size: half) }
-        return Cell(code: u32(raw, nodes + 16 * cell.payload + 4 * child), west: west, south: south, size: half)
-    }
-
-    /// The leaf or pure cell holding (x, y), x in [−180, 180), y in [−90, 90].
-    @inline(__always) func locate(_ raw: UnsafeRawBufferPointer, x: Double, y: Double) -> Cell {
-        let column = min(max(Int((x + 180) * Double(Self.cellsPerDegree)), 0), Self.columns - 1)
-        let row = min(max(Int((y + 90) * Double(Self.cellsPerDegree)), 0), Self.rows - 1)
-        var cell = topCell(raw, column: column, row: row)
-        var depth = 0
-        while cell.tag == Self.tagNode {
-            // A damaged node table could loop; real trees are at most 8 levels deep.
-            guard depth < Self.maximumDepth else { return Cell(code: 0, west: cell.west, south: cell.south, size: cell.size) }
-            depth += 1
-            let half = cell.size * 0.5
-            cell = child(raw, of: cell, (x >= cell.west + half ? 1 : 0) | (y >= cell.south + half ? 2 : 0))
-        }
-        return cell
     }
 
     /// A leaf's candidates and background, or nil when the index is damaged there.
@@ -187,12 +120,12 @@ struct PolygonLayer: Sendable {
     ///   - y: latitude, degrees in [−90, 90].
     @inline(__always)
     func owner(_ raw: UnsafeRawBufferPointer, x: Double, y: Double, accept: (Int) -> Bool) -> Int? {
-        let cell = locate(raw, x: x, y: y)
+        let cell = cells.locate(raw, x: x, y: y)
         switch cell.tag {
-        case Self.tagOwner:
+        case QuadGrid.tagOwner:
             let owner = cell.payload
             return owner < ownerCount && accept(owner) ? owner : nil
-        case Self.tagLeaf:
+        case QuadGrid.tagLeaf:
             guard let leaf = leaf(raw, cell.payload) else { return nil }
             let east = cell.west + cell.size
             var at = leaf.first
@@ -220,9 +153,8 @@ struct PolygonLayer: Sendable {
     /// that a nearest-border search cannot find anything.
     func isOpenSea(_ raw: UnsafeRawBufferPointer, x: Double, y: Double) -> Bool {
         guard trustsOpenSea else { return false }
-        let column = min(max(Int((x + 180) * Double(Self.cellsPerDegree)), 0), Self.columns - 1)
-        let row = min(max(Int((y + 90) * Double(Self.cellsPerDegree)), 0), Self.rows - 1)
-        return topCell(raw, column: column, row: row).code == Self.tagEmpty << 30 | 1
+        let top = QuadGrid.topColumnRow(x: x, y: y)
+        return cells.topCell(raw, column: top.column, row: top.row).code == QuadGrid.tagEmpty << 30 | 1
     }
 
     /// The owner `accept` takes whose boundary passes nearest to (x, y), and that distance in
@@ -249,33 +181,33 @@ struct PolygonLayer: Sendable {
         let dy = maximumDistance / shortestDegreeOfLatitude
         let polewardCos = cos(min(90, abs(y) + dy) * .pi / 180)
         let dx = polewardCos > 1e-9 ? min(180, maximumDistance / (ellipsoid.semiMajorAxis * .pi / 180 * polewardCos)) : 180
-        let row0 = max(0, Int(floor((y - dy + 90) * Double(Self.cellsPerDegree))))
-        let row1 = min(Self.rows - 1, Int(floor((y + dy + 90) * Double(Self.cellsPerDegree))))
-        var column0 = Int(floor((x - dx + 180) * Double(Self.cellsPerDegree)))
-        var column1 = Int(floor((x + dx + 180) * Double(Self.cellsPerDegree)))
-        if column1 - column0 + 1 >= Self.columns {
+        let row0 = max(0, Int(floor((y - dy + 90) * Double(QuadGrid.cellsPerDegree))))
+        let row1 = min(QuadGrid.rows - 1, Int(floor((y + dy + 90) * Double(QuadGrid.cellsPerDegree))))
+        var column0 = Int(floor((x - dx + 180) * Double(QuadGrid.cellsPerDegree)))
+        var column1 = Int(floor((x + dx + 180) * Double(QuadGrid.cellsPerDegree)))
+        if column1 - column0 + 1 >= QuadGrid.columns {
             column0 = 0
-            column1 = Self.columns - 1
+            column1 = QuadGrid.columns - 1
         }
         guard row0 <= row1 else { return nil }
 
         var search = NearestSearch(x: x, y: y, metresPerDegreeX: metresPerDegreeX, metresPerDegreeY: metresPerDegreeY,
-                                   best2: maximumDistance * maximumDistance, nodesLeft: nodeCount)
+                                   best2: maximumDistance * maximumDistance, nodesLeft: cells.nodeCount)
         // Top cells nearest first, each in the frame where it lies nearest the point (shifted by
         // 360° across the antimeridian); on the stack when few (a look-up makes no allocation).
-        withUnsafeTemporaryAllocation(of: Candidate.self, capacity: (row1 - row0 + 1) * (column1 - column0 + 1)) { cells in
+        withUnsafeTemporaryAllocation(of: Candidate.self, capacity: (row1 - row0 + 1) * (column1 - column0 + 1)) { found in
             var count = 0
             for row in row0...row1 {
                 for c in column0...column1 {
-                    let column = (c % Self.columns + Self.columns) % Self.columns
-                    let shift = Double(c - column) * Self.cellSize
-                    let cell = topCell(raw, column: column, row: row)
-                    guard cell.tag != Self.tagEmpty && cell.tag != Self.tagOwner else { continue }
-                    cells.initializeElement(at: count, to: (search.distance2(to: cell, shift: shift), cell, shift))
+                    let column = (c % QuadGrid.columns + QuadGrid.columns) % QuadGrid.columns
+                    let shift = Double(c - column) * QuadGrid.cellSize
+                    let cell = cells.topCell(raw, column: column, row: row)
+                    guard cell.tag != QuadGrid.tagEmpty && cell.tag != QuadGrid.tagOwner else { continue }
+                    found.initializeElement(at: count, to: (search.distance2(to: cell, shift: shift), cell, shift))
                     count += 1
                 }
             }
-            visitNearestFirst(raw, UnsafeMutableBufferPointer(rebasing: cells[..<count]), &search, accept)
+            visitNearestFirst(raw, UnsafeMutableBufferPointer(rebasing: found[..<count]), &search, accept)
         }
         guard search.owner >= 0 else { return nil }
         return (search.owner, search.best2.squareRoot())
@@ -333,20 +265,20 @@ struct PolygonLayer: Sendable {
     private func visit(_ raw: UnsafeRawBufferPointer, _ cell: Cell, shift: Double, _ search: inout NearestSearch,
                        _ accept: (Int) -> Bool) {
         switch cell.tag {
-        case Self.tagNode:
-            guard cell.size > Self.cellSize / Double(1 << Self.maximumDepth), search.nodesLeft > 0 else { return }
+        case QuadGrid.tagNode:
+            guard cell.size > QuadGrid.cellSize / Double(1 << QuadGrid.maximumDepth), search.nodesLeft > 0 else { return }
             search.nodesLeft -= 1
             withUnsafeTemporaryAllocation(of: Candidate.self, capacity: 4) { children in
                 var count = 0
                 for k in 0..<4 {
-                    let c = child(raw, of: cell, k)
-                    guard c.tag == Self.tagNode || c.tag == Self.tagLeaf else { continue }
+                    let c = cells.child(raw, of: cell, k)
+                    guard c.tag == QuadGrid.tagNode || c.tag == QuadGrid.tagLeaf else { continue }
                     children.initializeElement(at: count, to: (search.distance2(to: c, shift: shift), c, shift))
                     count += 1
                 }
                 visitNearestFirst(raw, UnsafeMutableBufferPointer(rebasing: children[..<count]), &search, accept)
             }
-        case Self.tagLeaf:
+        case QuadGrid.tagLeaf:
             guard let leaf = leaf(raw, cell.payload) else { return }
             var at = leaf.first
             for _ in 0..<leaf.count where at + 8 <= leaf.end {

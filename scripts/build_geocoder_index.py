@@ -89,6 +89,14 @@ ANSWER_MAX_DEPTH = 12
 # Largest distance between the look-up's unit vector rounded to single precision and the
 # exact one (3 components, each within 2^-25), generously.
 PLACE_VECTOR_ERROR = 2e-7
+# The look-up's region fringe (GeocoderIndex.regionFringe): a point outside every region of its
+# country takes the nearest one within this distance. Where that answer is the same all over a
+# cell, the answer tree stores it: cells are split for it down to FRINGE_MAX_DEPTH (0.25 / 2^2
+# degrees, about 7 km), and certified with FRINGE_METRIC_SLACK for the change of the look-up's
+# local metric across a cell (certified only within 75 degrees of the equator).
+REGION_FRINGE_M = 20_000.0
+FRINGE_MAX_DEPTH = 2
+FRINGE_METRIC_SLACK = 0.02
 # An answer's region where the look-up must ask the region layer (in the build: REGION_ASK).
 ASK_REGION_LAYER = 0xFFFE
 REGION_ASK = -2
@@ -124,8 +132,11 @@ def z_class(zone):
     return 1 if zone["country"] else 2
 
 
+STARTED = time.time()
+
+
 def log(message):
-    print(f"[geocoder-index] {message}", file=sys.stderr, flush=True)
+    print(f"[geocoder-index {time.time() - STARTED:5.0f} s] {message}", file=sys.stderr, flush=True)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -322,13 +333,19 @@ def zone_overlaps(zones, minimum_area=1e-7):
     geometry = [shapely_geometry(zones[k]["polygons"]) for k in land]
     tree = shapely.STRtree(geometry)
     a, b = tree.query(geometry, predicate="intersects")
-    overlaps = {}
-    for i, j in zip(a, b):
-        if i < j:
-            area = shapely.intersection(geometry[i], geometry[j]).area
-            if area > minimum_area:
-                overlaps[(land[i], land[j])] = area
-    return overlaps
+    a, b = a[a < b], b[a < b]
+    geometry = np.array(geometry, dtype=object)
+
+    def areas(part):
+        return shapely.area(shapely.intersection(geometry[a[part::2]], geometry[b[part::2]]))
+
+    # Shapely releases the GIL in its array functions: the two halves run on two cores.
+    from concurrent.futures import ThreadPoolExecutor
+    with ThreadPoolExecutor(2) as pool:
+        halves = list(pool.map(areas, (0, 1)))
+    area = np.empty(len(a))
+    area[0::2], area[1::2] = halves
+    return {(land[i], land[j]): x for i, j, x in zip(a.tolist(), b.tolist(), area.tolist()) if x > minimum_area}
 
 
 def split_zones_by_country(zones, dcw_country_at, minimum_area=1.0):
@@ -1101,6 +1118,7 @@ class AnswerTree:
         size = CELL
         depth = 0
         answered = []  # (slot, x0, y0, depth, tuple, country) of cells answered whole
+        fringe_cells = []  # (slot, x0, y0, depth, zone, country) of cells whose region is the fringe's
         zone_answers = {}
         while len(slot):
             tags = [c & 0xC0000000 for c in codes]
@@ -1133,12 +1151,21 @@ class AnswerTree:
             # Land where the region is not one owner of the point's country all over the cell:
             # the answer names the country and places, and the look-up asks the region layer.
             ask = land & ~region_ok & ~split
+            # Where no region of the country holds any point of the cell, every point's region
+            # comes from the fringe search: those cells are worked out below.
+            other = np.zeros(len(slot), dtype=bool)
+            owned = region_tag == TAG_OWNER
+            other[owned] = self.region_country[region_owner[owned]] != answer_country[owned]
+            fringe = ask & ((region_tag == TAG_EMPTY) | other)
+            if fringe.any():
+                w = np.flatnonzero(fringe)
+                fringe_cells.append((slot[w], x0[w], y0[w], np.full(len(w), depth), answer_zone[w], answer_country[w]))
+            ask &= ~fringe
             whole = sea | region_ok | ask
             region = np.where(region_ok, region_owner, np.where(ask, REGION_ASK, -1))
             if whole.any():
                 w = np.flatnonzero(whole)
-                ids = np.array([self.tuples.setdefault(t, len(self.tuples)) for t in
-                                zip(answer_zone[w].tolist(), answer_country[w].tolist(), region[w].tolist())], dtype=np.int64)
+                ids = self._tuple_ids(answer_zone[w], answer_country[w], region[w])
                 answered.append((slot[w], x0[w], y0[w], np.full(len(w), depth), ids, answer_country[w]))
             # Everything else neither whole nor split takes the long way: code 0, as initialised.
             s = np.flatnonzero(split)
@@ -1164,11 +1191,125 @@ class AnswerTree:
             codes = [np.concatenate(c) for c in new_codes]
             size = half
             depth += 1
+        if fringe_cells:
+            answered.extend(self._fringe([np.concatenate([f[i] for f in fringe_cells]) for i in range(6)]))
         cells = [np.concatenate([a[i] for a in answered]) for i in range(6)]
         log(f"  {len(cells[0])} cells answered whole, {len(self.tuples)} answers, "
             f"{self.internal_total} nodes ({time.time() - started:.1f} s)")
         self._place_candidates(cells, places, place_first, place_count)
         log(f"  {self.internal_total} nodes, {self.record_words} record words ({time.time() - started:.1f} s)")
+
+    def _tuple_ids(self, zone, country, region):
+        return np.array([self.tuples.setdefault(t, len(self.tuples))
+                         for t in zip(zone.tolist(), country.tolist(), region.tolist())], dtype=np.int64)
+
+    def _fringe(self, cells):
+        """Answers for cells whose every point takes its region from the look-up's fringe search
+        (the nearest region of its country within REGION_FRINGE_M): that region, or none, where
+        it is the same all over the cell; cells that are not are split down to
+        FRINGE_MAX_DEPTH, and at that depth ask the region layer. Returns answered-cell
+        tuples like build()'s."""
+        started = time.time()
+        layer = self.region_layer
+        # The borders of regions that belong to a country, cut into pieces of at most 0.05
+        # degrees, their midpoints in a k-d tree of unit vectors.
+        usable = self.region_country[layer.eowner] >= 0
+        x1, y1, x2, y2 = layer.ex1[usable], layer.ey1[usable], layer.ex2[usable], layer.ey2[usable]
+        owner = layer.eowner[usable].astype(np.int64)
+        pieces = np.maximum(1, np.ceil(np.maximum(abs(x2 - x1), abs(y2 - y1)) / 0.05)).astype(np.int64)
+        e = np.repeat(np.arange(len(x1)), pieces)
+        k = np.arange(len(e)) - np.repeat(np.cumsum(pieces) - pieces, pieces)
+        t0, t1 = k / pieces[e], (k + 1) / pieces[e]
+        px1, py1 = x1[e] + t0 * (x2[e] - x1[e]), y1[e] + t0 * (y2[e] - y1[e])
+        px2, py2 = x1[e] + t1 * (x2[e] - x1[e]), y1[e] + t1 * (y2[e] - y1[e])
+        powner = owner[e]
+        from scipy.spatial import cKDTree
+        tree = cKDTree(reduced_unit_vectors((py1 + py2) / 2, (px1 + px2) / 2))
+        # A piece spans at most 0.05 degrees each way: its midpoint lies within 4 km of any of
+        # its points.
+        piece_reach = 4_500.0
+        e2 = WGS84_F * (2 - WGS84_F)
+        answered = []
+        slot, x0, y0, depth, zone, country = cells
+        certified = 0
+        while len(slot):
+            size = CELL / 2.0 ** depth
+            cx, cy = x0 + size / 2, y0 + size / 2
+            phi = np.radians(cy)
+            w2 = 1 - e2 * np.sin(phi) ** 2
+            m_y = WGS84_A * (1 - e2) / (w2 * np.sqrt(w2)) * math.pi / 180
+            m_x = WGS84_A / np.sqrt(w2) * np.cos(phi) * math.pi / 180
+            # Half the cell's diagonal, with a degree of longitude as long as at the
+            # equatorward edge (and latitude as long as anywhere: at the poles).
+            equatorward = np.radians(np.maximum(np.abs(cy) - size / 2, 0))
+            longest_x = WGS84_A / np.sqrt(1 - e2) * np.cos(equatorward) * math.pi / 180
+            longest_y = WGS84_A / np.sqrt(1 - e2) / (1 - e2) * math.pi / 180
+            h = 0.5 * size * np.hypot(longest_x, longest_y)
+            slack = FRINGE_METRIC_SLACK
+            reach = REGION_FRINGE_M / (1 - slack) + h
+            eligible = (np.abs(cy) + size / 2 <= 75) & (np.abs(cx) + size / 2 <= 179)
+            best = np.full(len(slot), np.inf)
+            second = np.full(len(slot), np.inf)
+            best_owner = np.full(len(slot), -1, dtype=np.int64)
+            idx = np.flatnonzero(eligible)
+            if len(idx):
+                centres = reduced_unit_vectors(cy[idx], cx[idx])
+                # Chords between reduced unit vectors, times the polar radius, fall short of
+                # distances on the ellipsoid by well under 1 %.
+                lists = tree.query_ball_point(centres, (reach[idx] + piece_reach) * 1.05 / 6_356_752.0, workers=2)
+                lengths = np.fromiter(map(len, lists), dtype=np.int64, count=len(lists))
+                found = np.fromiter(itertools.chain.from_iterable(lists), dtype=np.int64, count=int(lengths.sum()))
+                cell = np.repeat(idx, lengths)
+                mine = self.region_country[powner[found]] == country[cell]
+                cell, found = cell[mine], found[mine]
+                # Point-to-segment distance in the plane tangent at the centre, metres.
+                ax = (px1[found] - cx[cell]) * m_x[cell]
+                ay = (py1[found] - cy[cell]) * m_y[cell]
+                bx = (px2[found] - cx[cell]) * m_x[cell]
+                by = (py2[found] - cy[cell]) * m_y[cell]
+                ex, ey = bx - ax, by - ay
+                length2 = ex * ex + ey * ey
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    t = np.where(length2 > 0, np.clip(-(ax * ex + ay * ey) / length2, 0, 1), 0)
+                distance = np.hypot(ax + t * ex, ay + t * ey)
+                # Per (cell, region): the nearest piece; then per cell the nearest two regions.
+                key = cell * (len(self.region_country) + 1) + powner[found]
+                order = np.lexsort((distance, key))
+                key, distance, cell_sorted = key[order], distance[order], cell[order]
+                first = np.r_[True, key[1:] != key[:-1]]
+                key, distance, cell_sorted = key[first], distance[first], cell_sorted[first]
+                order = np.lexsort((distance, cell_sorted))
+                key, distance, cell_sorted = key[order], distance[order], cell_sorted[order]
+                lead = np.r_[True, cell_sorted[1:] != cell_sorted[:-1]]
+                best[cell_sorted[lead]] = distance[lead]
+                best_owner[cell_sorted[lead]] = key[lead] % (len(self.region_country) + 1)
+                follow = np.flatnonzero(~lead & np.r_[False, lead[:-1]])
+                second[cell_sorted[follow]] = distance[follow]
+            near_enough = (1 + slack) * (best + h) < REGION_FRINGE_M
+            alone = (1 - slack) * (second - h) > (1 + slack) * (best + h)
+            is_region = eligible & near_enough & alone
+            is_none = eligible & ((1 - slack) * (best - h) > REGION_FRINGE_M)
+            certain = is_region | is_none
+            certified += int(certain.sum())
+            done = certain | (depth >= FRINGE_MAX_DEPTH)
+            region = np.where(is_region, best_owner, np.where(is_none, -1, REGION_ASK))
+            f = np.flatnonzero(done)
+            if len(f):
+                answered.append((slot[f], x0[f], y0[f], depth[f], self._tuple_ids(zone[f], country[f], region[f]), country[f]))
+            g = np.flatnonzero(~done)
+            if len(g) == 0:
+                break
+            internal = self._nodes(len(g))
+            self._set_codes(slot[g], TAG_NODE | internal)
+            half = size[g] / 2
+            slot = np.concatenate([ROWS * COLUMNS + 4 * internal + c for c in range(4)])
+            x0 = np.concatenate([x0[g] + (half if c & 1 else 0.0) for c in range(4)])
+            y0 = np.concatenate([y0[g] + (half if c & 2 else 0.0) for c in range(4)])
+            depth = np.concatenate([depth[g] + 1] * 4)
+            zone = np.concatenate([zone[g]] * 4)
+            country = np.concatenate([country[g]] * 4)
+        log(f"  region fringe: {certified} cells with one answer ({time.time() - started:.1f} s)")
+        return answered
 
     def _place_candidates(self, cells, places, place_first, place_count):
         from scipy.spatial import cKDTree
@@ -1246,7 +1387,7 @@ class AnswerTree:
         # along a meridian (d beta / d phi <= 1 / (1 - f)); plus the look-up's rounding of its
         # unit vector to single precision.
         r = np.radians(size / 2) * (np.cos(beta) + 1 / (1 - WGS84_F)) + PLACE_VECTOR_ERROR
-        ball, ball_index = tree.query(m, k=PLACE_BALL)
+        ball, ball_index = tree.query(m, k=PLACE_BALL, workers=2)
         ball = ball.reshape(len(m), -1)
         ball_index = ball_index.reshape(len(m), -1)
         near, near_index = ball[:, :4].copy(), ball_index[:, :4]
@@ -1529,6 +1670,7 @@ def main():
         "maxEdgesPerLeaf": MAX_EDGES_PER_LEAF,
         "regionEdgesPerLeaf": REGION_EDGES_PER_LEAF,
         "placeCandidates": PLACE_CANDIDATES,
+        "regionFringeMetres": REGION_FRINGE_M,
         "answerMaxDepth": ANSWER_MAX_DEPTH,
         "maxDepth": MAX_DEPTH,
         "openSeaMarginMetres": OPEN_SEA_MARGIN_M,

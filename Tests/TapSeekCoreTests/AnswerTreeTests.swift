@@ -33,18 +33,20 @@ struct AnswerTreeTests {
         return found
     }
 
-    /// Points uniform on the sphere, and points within 3 km of GeoNames places, where candidate
-    /// lists are longest and cells smallest.
+    /// Points uniform on the sphere; points within 3 km of GeoNames places, where candidate
+    /// lists are longest and cells smallest; and points within 30 km of places, many of them
+    /// offshore, where the region comes from the fringe search.
     @Test func agreesWithTheLongWayOnRandomPoints() throws {
         var random = SplitMix64(seed: 31)
         let places = try Self.places()
         var points: [(Double, Double)] = []
         for k in 0..<60_000 {
-            if k % 2 == 0 {
+            if k % 3 == 0 {
                 points.append((asin(2 * random.nextUnit() - 1) * 180 / .pi, 360 * random.nextUnit() - 180))
             } else {
                 let place = places[Int(random.nextUnit() * Double(places.count))]
-                points.append((min(90, max(-90, place.0 + 0.054 * random.nextUnit() - 0.027)), place.1 + 0.054 * random.nextUnit() - 0.027))
+                let spread = k % 3 == 1 ? 0.054 : 0.54
+                points.append((min(90, max(-90, place.0 + spread * (random.nextUnit() - 0.5))), place.1 + spread * (random.nextUnit() - 0.5)))
             }
         }
         let differences = try disagreements(points)

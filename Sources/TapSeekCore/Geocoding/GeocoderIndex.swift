@@ -168,6 +168,10 @@ public struct GeocoderIndex: Sendable {
             countryLayer = try PolygonLayer(sections: sections, prefix: "C", ownerCount: countryCount, trustsOpenSea: trustsOpenSea)
             regionLayer = try PolygonLayer(sections: sections, prefix: "R", ownerCount: regionCount, trustsOpenSea: false)
             zones = try TimeZoneLayers(raw, sections: sections, layerCount: (meta["zoneLayers"] as? Int) ?? 0, countryCount: countryCount)
+            // The answer tree holds the region fringe's answers: only valid for this fringe.
+            guard meta["regionFringeMetres"] as? Double == GeocoderIndex.regionFringe else {
+                throw GeocoderIndexError("geocoder index was built for another region fringe than \(GeocoderIndex.regionFringe) m; rebuild it with scripts/build-geocoder-index.sh --force")
+            }
             answers = try AnswerTree(raw, sections: sections, zoneCount: zones.count, countryCount: countryCount, regionCount: regionCount)
 
             for k in 0..<countryCount {

@@ -1089,6 +1089,18 @@ class AnswerTree:
         self.grid[slots[top]] = values[top]
         self.child_codes[slots[~top] - ROWS * COLUMNS] = values[~top]
 
+    def _split(self, slot, x0, y0, depth, *carried):
+        """Makes the cells (slot, west, south, depth) internal nodes and returns their children
+        in the same form, each carrying its parent's values of the arrays `carried`."""
+        internal = self._nodes(len(slot))
+        self._set_codes(slot, TAG_NODE | internal)
+        half = CELL / 2.0 ** (depth + 1)
+        return (np.concatenate([ROWS * COLUMNS + 4 * internal + c for c in range(4)]),
+                np.concatenate([x0 + (half if c & 1 else 0.0) for c in range(4)]),
+                np.concatenate([y0 + (half if c & 2 else 0.0) for c in range(4)]),
+                np.concatenate([depth + 1] * 4),
+                *(np.concatenate([a] * 4) for a in carried))
+
     def _zone_answer(self, found):
         """(zone, country) answering where the zone layers hold the zones `found` (-1 none), or
         None where the long way must answer: no zone, or other countries claim the point.
@@ -1299,15 +1311,7 @@ class AnswerTree:
             g = np.flatnonzero(~done)
             if len(g) == 0:
                 break
-            internal = self._nodes(len(g))
-            self._set_codes(slot[g], TAG_NODE | internal)
-            half = size[g] / 2
-            slot = np.concatenate([ROWS * COLUMNS + 4 * internal + c for c in range(4)])
-            x0 = np.concatenate([x0[g] + (half if c & 1 else 0.0) for c in range(4)])
-            y0 = np.concatenate([y0[g] + (half if c & 2 else 0.0) for c in range(4)])
-            depth = np.concatenate([depth[g] + 1] * 4)
-            zone = np.concatenate([zone[g]] * 4)
-            country = np.concatenate([country[g]] * 4)
+            slot, x0, y0, depth, zone, country = self._split(slot[g], x0[g], y0[g], depth[g], zone[g], country[g])
         log(f"  region fringe: {certified} cells with one answer ({time.time() - started:.1f} s)")
         return answered
 
@@ -1353,14 +1357,7 @@ class AnswerTree:
                 g = np.flatnonzero(~done)
                 if len(g) == 0:
                     break
-                internal = self._nodes(len(g))
-                self._set_codes(s[g], TAG_NODE | internal)
-                half = size[g] / 2
-                s = np.concatenate([ROWS * COLUMNS + 4 * internal + c for c in range(4)])
-                x = np.concatenate([x[g] + (half if c & 1 else 0.0) for c in range(4)])
-                y = np.concatenate([y[g] + (half if c & 2 else 0.0) for c in range(4)])
-                d = np.concatenate([d[g] + 1] * 4)
-                t = np.concatenate([t[g]] * 4)
+                s, x, y, d, t = self._split(s[g], x[g], y[g], d[g], t[g])
         if self.record_words >= 1 << 30:
             raise ValueError("answer records too large for 30-bit codes")
         self.words = np.concatenate(words) if words else np.zeros(0, dtype=np.int64)

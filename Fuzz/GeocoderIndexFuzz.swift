@@ -10,15 +10,16 @@
 //   of a few fixed points and of one point taken from the input.
 //
 // Checks: loading and look-ups never trap, however damaged the index (time-zone layers, claims
-// and overrides included); names come back from the index's string table.
+// and overrides, the answer tree included); names come back from the index's string table.
 
 import Foundation
 @testable import TapSeekCore
 
 private let tags = ["META", "STRINGS", "COUNTRY", "REGION", "PLACEKD", "PLACE",
                     "CGRD", "CNOD", "CLEF", "RGRD", "RNOD", "RLEF",
-                    "ZONE", "Z0GRD", "Z0NOD", "Z0LEF", "Z1GRD", "Z1NOD", "Z1LEF"]
-private let gridBytes = 4 * PolygonLayer.columns * PolygonLayer.rows
+                    "ZONE", "Z0GRD", "Z0NOD", "Z0LEF", "Z1GRD", "Z1NOD", "Z1LEF",
+                    "AGRD", "ANOD", "AREC", "ATUP"]
+private let gridBytes = 4 * QuadGrid.columns * QuadGrid.rows
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func geocoderIndexFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

@@ -181,7 +181,7 @@ run = u32(3, 0) + struct.pack("<6f", 7.5, 46.5, 7.75, 46.75, 8.0, 46.5)
 candidate = u32(0 | 1 << 16, 1) + run
 leaf = u32(1 | 0xFFFF << 16, 8 + len(candidate)) + candidate
 sections = [
-    json.dumps({"placeBucket": 2, "openSeaMarginMetres": 20000, "zoneLayers": 2}).encode(),
+    json.dumps({"placeBucket": 2, "openSeaMarginMetres": 20000, "zoneLayers": 2, "regionFringeMetres": 20000}).encode(),
     u32(len(strings)) + u32(*offsets) + b"".join(strings),
     u32(1) + b"CH\0\0" + u32(0, 0, len(places)),
     u32(1) + struct.pack("<IHH", 1, 0, 0),
@@ -202,6 +202,10 @@ sections = [
     u32(0, 3 << 30 | 0, 1 << 30 | 1),           # Z1GRD: empty, leaf, the override
     b"",                                        # Z1NOD
     leaf.replace(u32(0 | 1 << 16, 1), u32(1 | 1 << 16, 1)),  # Z1LEF: the override's leaf
+    u32(1 << 30 | 0, 2 << 30, 0),               # AGRD: an answer, a node, the long way
+    u32(1 << 30 | 0, 1 << 30 | 2, 0, 1 << 30 | 2),  # ANOD: one node
+    u32(0 | 1 << 16, 1, 1 | 2 << 16, 0, 2),     # AREC: answer 0 with place 1; answer 1 with 0 and 2
+    u32(2) + struct.pack("<4H", 0, 0, 0, 0) + struct.pack("<4H", 0, 0, 0xFFFE, 0),  # ATUP
 ]
 with open(sys.argv[1], "wb") as f:
     f.write(b"\x01" + b"".join(struct.pack("<H", len(s)) + s for s in sections))

@@ -282,15 +282,11 @@ public struct GeocoderIndex: Sendable {
     /// The country at a point as an owner number (−1 at sea), its time zone (−1 for none) and
     /// the other countries claiming it. Same rules as ``placemark(latitude:longitude:)``; the
     /// point must already be valid and wrapped.
+    ///
+    /// From the zone layers, not the answer tree: their grids are read independently of each
+    /// other and mostly answer at once, where the tree's answer lies behind dependent reads
+    /// (grid, nodes, record): 9 against 3 million country look-ups a second here.
     func country(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> (country: Int, zone: Int, claims: [Int32]) {
-        if let answer = answers.answer(raw, x: longitude, y: latitude) {
-            return (Int(answers.country[answer.tuple]), Int(answers.zone[answer.tuple]), [])
-        }
-        return countryTheLongWay(raw, latitude: latitude, longitude: longitude)
-    }
-
-    /// ``country(_:latitude:longitude:)`` without the answer tree.
-    private func countryTheLongWay(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> (country: Int, zone: Int, claims: [Int32]) {
         if let hit = zones.answer(zones.zones(raw, x: longitude, y: latitude)) {
             return (Int(zones.country[hit.zone]), hit.zone, hit.claims)
         }
@@ -322,9 +318,9 @@ public struct GeocoderIndex: Sendable {
 
     /// The look-up from the zone, country and region layers and the k-d tree, without the
     /// answer tree: what the answer tree's cells were worked out from.
-    func lookUpTheLongWay(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> PlacemarkReference {
+    private func lookUpTheLongWay(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> PlacemarkReference {
         var reference = PlacemarkReference()
-        let hit = countryTheLongWay(raw, latitude: latitude, longitude: longitude)
+        let hit = country(raw, latitude: latitude, longitude: longitude)
         reference.zone = Int32(hit.zone)
         guard hit.country >= 0 else { return reference }
         let c = hit.country

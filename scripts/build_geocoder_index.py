@@ -1049,15 +1049,14 @@ class AnswerTree:
     The tree overlays the zone layers and the region layer: a cell where every layer is pure
     (one owner, or none, all over it) has one answer, worked out by the Swift look-up's rules
     (GeocoderIndex.country and lookUp). Cells that a zone layer's leaf crosses, where zones are
-    disputed or where no zone is are left to the long way. Where only the region is not one
-    owner of the country all over a cell (a region's border crosses it, or the region comes from
-    the nearest-border search, as in territorial waters), the answer says so and the look-up
-    asks the region layer. Below a pure cell of a country the tree splits on for the places
-    until at most PLACE_CANDIDATES places could be nearest anywhere in a cell, or to
-    ANSWER_MAX_DEPTH; the candidates are every place of the country within d + 2 r of the
-    cell's centre (d the nearest place's distance from it, r the cell's radius, both as chords
-    between reduced unit vectors, with margins for the look-up's single precision), so the
-    nearest place of any point in the cell is among them.
+    disputed or where no zone is are left to the long way. Where no region of the country holds
+    any of a cell, every point's region comes from the look-up's fringe search, and _fringe
+    stores its answer where that is certain for the whole cell. Where the region still varies
+    (a region's border crosses the cell), the answer says so and the look-up asks the region
+    layer. Below a cell of a country the tree splits on for the places until at most
+    PLACE_CANDIDATES places could be nearest anywhere in a cell, or to ANSWER_MAX_DEPTH
+    (_candidates says how they are found), so the nearest place of any point in the cell is
+    among them.
 
     Codes as in a Layer (top two bits): 0 the long way, 1 an answer record at word offset
     payload of the record blob, 2 an internal node. Record: UInt16 tuple, UInt16 candidate

@@ -1315,6 +1315,9 @@ class AnswerTree:
         return answered
 
     def _place_candidates(self, cells, places, place_first, place_count):
+        """Writes the answer records of the cells answered whole: each with its country's
+        candidate places, the cell split until _candidates is done with it; one shared record
+        per answer where there is no place to name (at sea, or a country without places)."""
         from scipy.spatial import cKDTree
         slot, x0, y0, depth, tuple_id, country = cells
         self.record_words = 0
@@ -1332,15 +1335,14 @@ class AnswerTree:
         counts = []
         for c in np.unique(country[has_places]):
             first, n = int(place_first[c]), int(place_count[c])
-            p = places[first:first + n]
-            tree = cKDTree(p)
+            tree = cKDTree(places[first:first + n])
             k = np.flatnonzero(has_places & (country == c))
             s, x, y, d, t = slot[k], x0[k], y0[k], depth[k], tuple_id[k]
             while len(s):
                 size = CELL / 2.0 ** d
                 chunks = [self._candidates(tree, x[i:i + 100_000], y[i:i + 100_000], size[i:i + 100_000], d[i:i + 100_000])
                           for i in range(0, len(x), 100_000)]
-                done, lengths, flat = (np.concatenate([c[j] for c in chunks]) for j in range(3))
+                done, lengths, flat = (np.concatenate([chunk[j] for chunk in chunks]) for j in range(3))
                 f = np.flatnonzero(done)
                 if len(f):
                     size_words = 1 + lengths

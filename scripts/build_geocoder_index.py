@@ -1041,6 +1041,13 @@ def kd_order(points):
 # The answer tree: whole look-ups answered by one descent
 
 
+def answering_zone(present, zone_base, zone_rank):
+    """The zone that answers where the zones `present` hold a point, or None: the smallest rank
+    among them, an override counting only where its base zone is present (TimeZoneLayers.answer)."""
+    applies = [z for z in present if zone_base[z] < 0 or zone_base[z] in present]
+    return min(applies, key=lambda z: zone_rank[z]) if applies else None
+
+
 class AnswerTree:
     """The look-up's answer, worked out wherever it is the same all over a cell: a grid and
     quadtree like a Layer's, whose cells say "every point here has this time zone, country and
@@ -1105,10 +1112,9 @@ class AnswerTree:
         None where the long way must answer: no zone, or other countries claim the point.
         Mirrors TimeZoneLayers.answer and GeocoderIndex.country."""
         present = [z for z in found if z >= 0]
-        applies = [z for z in present if self.zone_base[z] < 0 or self.zone_base[z] in present]
-        if not applies:
+        best = answering_zone(present, self.zone_base, self.zone_rank)
+        if best is None:
             return None
-        best = min(applies, key=lambda z: self.zone_rank[z])
         for z in present:
             if z != best and z != self.zone_base[best] and self.zone_base[z] < 0:
                 c = self.zone_country[z]
@@ -1378,13 +1384,11 @@ class AnswerTree:
         distances). Of those, a place p is dropped where one of the four nearest places q beats
         it all over the cell: |x - p|^2 - |x - q|^2 is linear in x, |m - p|^2 - |m - q|^2 at m,
         so it stays above that less 2 r |p - q|, which must exceed the rounding allowance."""
-        centre_lat = y + size / 2
-        m = reduced_unit_vectors(centre_lat, x + size / 2)
-        beta = np.arctan2((1 - WGS84_F) * np.sin(np.radians(centre_lat)), np.cos(np.radians(centre_lat)))
-        # Chord from the centre to any point of the cell: along the centre's parallel, then
-        # along a meridian (d beta / d phi <= 1 / (1 - f)); plus the look-up's rounding of its
-        # unit vector to single precision.
-        r = np.radians(size / 2) * (np.cos(beta) + 1 / (1 - WGS84_F)) + PLACE_VECTOR_ERROR
+        m = reduced_unit_vectors(y + size / 2, x + size / 2)
+        # Chord from the centre to any point of the cell: along the centre's parallel (cos beta,
+        # the centre's distance from the axis), then along a meridian (d beta / d phi <=
+        # 1 / (1 - f)); plus the look-up's rounding of its unit vector to single precision.
+        r = np.radians(size / 2) * (np.hypot(m[:, 0], m[:, 1]) + 1 / (1 - WGS84_F)) + PLACE_VECTOR_ERROR
         ball, ball_index = tree.query(m, k=PLACE_BALL, workers=2)
         ball = ball.reshape(len(m), -1)
         ball_index = ball_index.reshape(len(m), -1)
@@ -1576,12 +1580,14 @@ def main():
         zone_answers |= whole & plain_zone[np.where(whole, codes & 0x3FFFFFFF, 0)]
     country_layer.prune(zone_answers)
 
+    zone_base = [z["base"] for z in zones]
+
     def country_at(px, py):
         """The country at a point by the Swift look-up's rules (GeocoderIndex.country)."""
         found = [owners[0] for owners in (layer.owners_at(px, py) for layer in zone_layers) if owners]
-        found = [z for z in found if zones[z]["base"] < 0 or zones[z]["base"] in found]
-        if found:
-            return zone_country[min(found, key=lambda z: zone_rank[z])]
+        best = answering_zone(found, zone_base, zone_rank)
+        if best is not None:
+            return zone_country[best]
         owners = country_layer.owners_at(px, py)
         return owners[0] if owners else -1
 
@@ -1643,7 +1649,7 @@ def main():
         country_places.append((first, len(group)))
 
     log("building the answer tree")
-    answers = AnswerTree(zone_layers, region_layer, zone_rank, [z["base"] for z in zones], zone_country,
+    answers = AnswerTree(zone_layers, region_layer, zone_rank, zone_base, zone_country,
                          np.asarray(region_country, dtype=np.int64))
     answers.build(np.concatenate(place_search)[:, :3].astype(np.float64),
                   np.array([f for f, _ in country_places], dtype=np.int64),

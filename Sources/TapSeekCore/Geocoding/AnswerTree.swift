@@ -23,6 +23,8 @@ struct AnswerTree: Sendable {
     /// Per tuple: the zone, country and region, −1 for none; the region also ``askRegionLayer``.
     let zone: [Int32], country: [Int32], region: [Int32]
     static let askRegionLayer: Int32 = -2
+    /// The region field's code for ``askRegionLayer`` in `ATUP`.
+    static let askRegionLayerCode: UInt16 = 0xFFFE
 
     init(_ raw: UnsafeRawBufferPointer, sections: IndexSections, zoneCount: Int, countryCount: Int,
          regionCount: Int) throws(GeocoderIndexError) {
@@ -36,7 +38,7 @@ struct AnswerTree: Sendable {
         func field(_ k: Int, _ at: Int, _ limit: Int) throws(GeocoderIndexError) -> Int32 {
             let v = raw.loadUnaligned(fromByteOffset: table.lowerBound + 4 + 8 * k + at, as: UInt16.self)
             guard v != PolygonLayer.noOwner else { return -1 }
-            if at == 4 && v == 0xFFFE { return Self.askRegionLayer }
+            if at == 4 && v == Self.askRegionLayerCode { return Self.askRegionLayer }
             guard Int(v) < limit else { throw GeocoderIndexError("geocoder index answer \(k) names a missing zone, country or region") }
             return Int32(v)
         }

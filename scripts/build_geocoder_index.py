@@ -301,17 +301,26 @@ def read_zones(zone_countries):
     included, oceans as Etc/GMT zones) through timezonefinder's own reader of its packaged data.
     Each zone: name, ISO country ("" for the ocean zones), its plane rings (even-odd) and its
     polygons as (shell, holes) for the overlap test."""
-    from timezonefinder import TimezoneFinder
+    from timezonefinder import TimezoneFinder, utils
+    from timezonefinder.configs import INT2COORD_FACTOR
 
     finder = TimezoneFinder()
     zones = []
-    for name in finder.timezone_names:
-        if not name.startswith("Etc/") and name not in zone_countries:
-            raise ValueError(f"zone {name} is not in zone.tab: add an override or update tzdata")
-        polygons = [[close_ring(np.asarray(lon, dtype=np.float64), np.asarray(lat, dtype=np.float64)) for lon, lat in polygon]
-                    for polygon in finder.get_geometry(tz_name=name, coords_as_pairs=False)]
-        zones.append({"name": name, "country": zone_countries.get(name, ""), "rings": plane_rings(polygons),
-                      "polygons": polygons, "base": -1})
+    # Without numba, timezonefinder turns its integers into degrees one Python call each
+    # (float(i * INT2COORD_FACTOR): 40 s for 8 M vertices). The same product over whole arrays
+    # gives the same doubles.
+    convert = utils.convert2coords
+    utils.convert2coords = lambda ints: [ints[0] * INT2COORD_FACTOR, ints[1] * INT2COORD_FACTOR]
+    try:
+        for name in finder.timezone_names:
+            if not name.startswith("Etc/") and name not in zone_countries:
+                raise ValueError(f"zone {name} is not in zone.tab: add an override or update tzdata")
+            polygons = [[close_ring(np.asarray(lon, dtype=np.float64), np.asarray(lat, dtype=np.float64)) for lon, lat in polygon]
+                        for polygon in finder.get_geometry(tz_name=name, coords_as_pairs=False)]
+            zones.append({"name": name, "country": zone_countries.get(name, ""), "rings": plane_rings(polygons),
+                          "polygons": polygons, "base": -1})
+    finally:
+        utils.convert2coords = convert
     return zones, getattr(finder, "data_version", "")
 
 
@@ -456,13 +465,6 @@ def vertical_crossings(x1, y1, x2, y2, ex, south, qy):
     return straddle & (yi > south) & (yi <= qy)
 
 
-def index_ranges(starts, lengths):
-    """The concatenation of np.arange(s, s + n) over pairs (s, n)."""
-    lengths = np.asarray(lengths, dtype=np.int64)
-    return (np.repeat(np.asarray(starts, dtype=np.int64) - (np.cumsum(lengths) - lengths), lengths)
-            + np.arange(int(lengths.sum()), dtype=np.int64))
-
-
 # ---------------------------------------------------------------------------------------------
 # One polygon layer
 
@@ -495,6 +497,33 @@ class Layer:
         self.ering_area = np.concatenate(ring_areas)[self.edge]
         self.owner_count = len(owner_rings)
         self.rank = np.asarray(owner_rank, dtype=np.int64)  # smaller rank wins overlaps
+
+    # -- points, before the grid is built -----------------------------------------------------
+
+    def owners_containing(self, px, py):
+        """Owners whose rings hold (px, py) by the even-odd rule, smallest rank first: the
+        answer owners_at gives, without building the grid (edges are bucketed by top-grid row
+        on the first call)."""
+        if not hasattr(self, "_row_edges"):
+            y_lo = np.minimum(self.ey1, self.ey2)
+            y_hi = np.maximum(self.ey1, self.ey2)
+            r0 = np.clip(np.floor((y_lo + 90) * CELLS_PER_DEGREE).astype(np.int64), 0, ROWS - 1)
+            r1 = np.clip(np.floor((y_hi + 90) * CELLS_PER_DEGREE).astype(np.int64), 0, ROWS - 1)
+            count = r1 - r0 + 1
+            e = np.repeat(np.arange(len(count)), count)
+            row = r0[e] + np.arange(len(e)) - np.repeat(np.cumsum(count) - count, count)
+            order = np.argsort(row, kind="stable")
+            self._row_edges = e[order]
+            self._row_first = np.searchsorted(row[order], np.arange(ROWS + 1))
+        row = min(max(int(math.floor((py + 90) * CELLS_PER_DEGREE)), 0), ROWS - 1)
+        e = self._row_edges[self._row_first[row]:self._row_first[row + 1]]
+        x1, y1, x2, y2 = self.ex1[e], self.ey1[e], self.ex2[e], self.ey2[e]
+        straddle = (y1 > py) != (y2 > py)
+        x1, y1, x2, y2 = x1[straddle], y1[straddle], x2[straddle], y2[straddle]
+        east = x1 + (py - y1) * (x2 - x1) / (y2 - y1) > px
+        crossings = np.bincount(self.eowner[e][straddle][east].astype(np.int64), minlength=self.owner_count)
+        inside = np.flatnonzero(crossings % 2 == 1)
+        return [int(o) for o in inside[np.argsort(self.rank[inside], kind="stable")]]
 
     # -- the top grid's vertices -------------------------------------------------------------
 
@@ -542,7 +571,10 @@ class Layer:
 
     # -- building ----------------------------------------------------------------------------
 
-    def build(self):
+    def build(self, skip=None):
+        """Builds the grid and the quadtrees. Top cells in the boolean mask `skip` that edges
+        cross are left empty instead of split (a layer consulted nowhere there); cells that no
+        edge crosses keep their owner or open-sea mark."""
         started = time.time()
         inside_keys = self.grid_vertex_inside()
         log(f"  grid vertices inside: {len(inside_keys)} ({time.time() - started:.1f} s)")
@@ -607,6 +639,11 @@ class Layer:
         open_sea = pure & (background < 0) & ~self._near_edges(has_edges)
         code[open_sea] = TAG_EMPTY | 1
         log(f"  open-sea cells: {int(open_sea.sum())}")
+        if skip is not None:
+            kept = ~skip[pair_cell]
+            pair_cell, pair_edge, status = pair_cell[kept], pair_edge[kept], status[kept]
+            has_edges &= ~skip
+            log(f"  left empty: {int(skip.sum())} cells")
 
         # Level-synchronous subdivision. Slots: top cells are slots 0..R*C-1; child c of
         # internal node n is slot R*C + 4n + c.
@@ -803,53 +840,6 @@ class Layer:
         self.leaf_background = backgrounds
         if per_leaf.max(initial=0) > 0xFFFF:
             raise ValueError("too many candidates in one leaf")
-
-    # -- pruning -----------------------------------------------------------------------------
-
-    def prune(self, cells):
-        """Empties the top cells in the mask `cells` and drops the nodes and leaves that only
-        they reached (a layer consulted nowhere there; its pure cells cost nothing and stay)."""
-        grid = self.grid.astype(np.int64)
-        grid[cells & ((grid & 0xC0000000) >= TAG_NODE)] = TAG_EMPTY
-        nodes = self.nodes.astype(np.int64)
-        node_kept = np.zeros(len(nodes) // 4, dtype=bool)
-        leaf_kept = np.zeros(self.leaf_total, dtype=bool)
-        codes = grid
-        while len(codes):
-            tag = codes & 0xC0000000
-            payload = codes & 0x3FFFFFFF
-            leaf_kept[payload[tag == TAG_LEAF]] = True
-            inner = payload[tag == TAG_NODE]
-            node_kept[inner] = True
-            codes = nodes[(4 * inner[:, None] + np.arange(4)).ravel()]
-        new_node = np.cumsum(node_kept) - 1
-        new_leaf = np.cumsum(leaf_kept) - 1
-
-        def renumbered(codes):
-            tag = codes & 0xC0000000
-            payload = codes & 0x3FFFFFFF
-            out = codes.copy()
-            out[tag == TAG_NODE] = TAG_NODE | new_node[payload[tag == TAG_NODE]]
-            out[tag == TAG_LEAF] = TAG_LEAF | new_leaf[payload[tag == TAG_LEAF]]
-            return out
-
-        self.grid = renumbered(grid).astype(np.uint32)
-        self.nodes = renumbered(nodes.reshape(-1, 4)[node_kept].ravel()).astype(np.uint32)
-        kept = np.flatnonzero(leaf_kept)
-        per_leaf = self.leaf_candidate_count[kept]
-        candidates = index_ranges(self.leaf_first_candidate[kept], per_leaf)
-        runs_of = np.diff(np.r_[self.cand_first_run, len(self.runs_start)])[candidates]
-        runs = index_ranges(self.cand_first_run[candidates], runs_of)
-        self.runs_start = self.runs_start[runs]
-        self.runs_count = self.runs_count[runs]
-        self.cand_first_run = np.cumsum(runs_of) - runs_of
-        self.cand_owner = self.cand_owner[candidates]
-        self.cand_status = self.cand_status[candidates]
-        self.leaf_candidate_count = per_leaf
-        self.leaf_first_candidate = np.cumsum(per_leaf) - per_leaf
-        self.leaf_background = self.leaf_background[kept]
-        self.leaf_total = len(kept)
-        log(f"  pruned to {self.leaf_total} leaves, {len(self.nodes) // 4} internal nodes")
 
     # -- serialising -------------------------------------------------------------------------
 
@@ -1528,14 +1518,12 @@ def main():
                  for code in codes]
     code_to_country = {c["code"]: i for i, c in enumerate(countries)}
 
-    log("building the DCW country layer (fallback where no zone is)")
     dcw_rings = [dcw_by_code[c["code"]]["rings"] if c["code"] in dcw_by_code else [] for c in countries]
     dcw_area = [sum(ring_area(*r) for r in rings) for rings in dcw_rings]
     country_layer = Layer(dcw_rings, np.argsort(np.argsort(dcw_area, kind="stable"), kind="stable"))
-    country_layer.build()
 
     log("filing zone parts that lie in another country")
-    split_zones_by_country(zones, lambda x, y: next((codes[o] for o in country_layer.owners_at(x, y)), None))
+    split_zones_by_country(zones, lambda x, y: next((codes[o] for o in country_layer.owners_containing(x, y)), None))
     log("finding overlapping zones")
     overlaps = zone_overlaps(zones)
     for k, z in enumerate(zones):
@@ -1570,15 +1558,15 @@ def main():
         zone_layers.append(layer)
 
     # The DCW layer answers only where no zone does; a top cell that some zone (not an override,
-    # which needs its base zone) holds whole never reaches it, so its DCW borders are dropped.
-    log("pruning the DCW layer to where zones may leave a gap")
+    # which needs its base zone) holds whole never reaches it, so its DCW borders are not indexed.
+    log("building the DCW country layer (fallback where no zone is)")
     plain_zone = np.array([z["base"] < 0 for z in zones])
     zone_answers = np.zeros(ROWS * COLUMNS, dtype=bool)
     for layer in zone_layers:
-        codes = layer.grid.astype(np.int64)
-        whole = (codes & 0xC0000000) == TAG_OWNER
-        zone_answers |= whole & plain_zone[np.where(whole, codes & 0x3FFFFFFF, 0)]
-    country_layer.prune(zone_answers)
+        grid = layer.grid.astype(np.int64)
+        whole = (grid & 0xC0000000) == TAG_OWNER
+        zone_answers |= whole & plain_zone[np.where(whole, grid & 0x3FFFFFFF, 0)]
+    country_layer.build(skip=zone_answers)
 
     zone_base = [z["base"] for z in zones]
 

@@ -238,8 +238,10 @@ public struct GeocoderIndex: Sendable {
         guard c >= 0, c < countryCodes.count else { return placemark }
         placemark.isoCountryCode = countryCodes[c]
         placemark.country = countryNames[c]
-        let claims = reference.claims.filter { $0 >= 0 && Int($0) < countryCodes.count }
-        if !claims.isEmpty { placemark.alsoClaimedBy = claims.map { countryCodes[Int($0)] } }
+        if !reference.claims.isEmpty {
+            let claims = reference.claims.filter { $0 >= 0 && Int($0) < countryCodes.count }
+            if !claims.isEmpty { placemark.alsoClaimedBy = claims.map { countryCodes[Int($0)] } }
+        }
         let r = Int(reference.region)
         if r >= 0, r < regionNames.count { placemark.administrativeArea = regionNames[r] }
         if reference.place >= 0 {

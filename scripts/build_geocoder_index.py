@@ -501,9 +501,9 @@ class Layer:
     # -- points, before the grid is built -----------------------------------------------------
 
     def owners_containing(self, px, py):
-        """Owners whose rings hold (px, py) by the even-odd rule, smallest rank first: the
-        answer owners_at gives, without building the grid (edges are bucketed by top-grid row
-        on the first call)."""
+        """Owners whose rings hold (px, py) by the even-odd rule (PNPOLY's half-open
+        conventions, as the look-up's), smallest rank first, for a layer not built yet: its
+        edges straight, bucketed by top-grid row on the first call."""
         if not hasattr(self, "_row_edges"):
             y_lo = np.minimum(self.ey1, self.ey2)
             y_hi = np.maximum(self.ey1, self.ey2)
@@ -640,10 +640,10 @@ class Layer:
         code[open_sea] = TAG_EMPTY | 1
         log(f"  open-sea cells: {int(open_sea.sum())}")
         if skip is not None:
+            log(f"  left empty where another layer answers: {int((has_edges & skip).sum())} cells")
             kept = ~skip[pair_cell]
             pair_cell, pair_edge, status = pair_cell[kept], pair_edge[kept], status[kept]
             has_edges &= ~skip
-            log(f"  left empty: {int(skip.sum())} cells")
 
         # Level-synchronous subdivision. Slots: top cells are slots 0..R*C-1; child c of
         # internal node n is slot R*C + 4n + c.

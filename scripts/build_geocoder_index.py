@@ -465,6 +465,19 @@ def vertical_crossings(x1, y1, x2, y2, ex, south, qy):
     return straddle & (yi > south) & (yi <= qy)
 
 
+def expand(count):
+    """For counts n_i: each i repeated n_i times, and beside it k = 0 .. n_i - 1 (the flat form
+    of "for i, for k in range(n_i)")."""
+    count = np.asarray(count, dtype=np.int64)
+    i = np.repeat(np.arange(len(count)), count)
+    return i, np.arange(len(i)) - np.repeat(np.cumsum(count) - count, count)
+
+
+def stacked(parts):
+    """Tuples of arrays, joined column by column into one tuple of arrays."""
+    return [np.concatenate(column) for column in zip(*parts)]
+
+
 # ---------------------------------------------------------------------------------------------
 # One polygon layer
 
@@ -509,9 +522,8 @@ class Layer:
             y_hi = np.maximum(self.ey1, self.ey2)
             r0 = np.clip(np.floor((y_lo + 90) * CELLS_PER_DEGREE).astype(np.int64), 0, ROWS - 1)
             r1 = np.clip(np.floor((y_hi + 90) * CELLS_PER_DEGREE).astype(np.int64), 0, ROWS - 1)
-            count = r1 - r0 + 1
-            e = np.repeat(np.arange(len(count)), count)
-            row = r0[e] + np.arange(len(e)) - np.repeat(np.cumsum(count) - count, count)
+            e, k = expand(r1 - r0 + 1)
+            row = r0[e] + k
             order = np.argsort(row, kind="stable")
             self._row_edges = e[order]
             self._row_first = np.searchsorted(row[order], np.arange(ROWS + 1))
@@ -536,10 +548,8 @@ class Layer:
         # by one on each side and let the exact test decide.
         j_lo = np.clip(np.ceil((y_lo + 90) * CELLS_PER_DEGREE).astype(np.int64) - 1, 0, ROWS)
         j_hi = np.clip(np.ceil((y_hi + 90) * CELLS_PER_DEGREE).astype(np.int64), 0, ROWS)
-        count = np.maximum(j_hi - j_lo + 1, 0)
-        e = np.repeat(np.arange(len(count)), count)
-        offsets = np.repeat(np.cumsum(count) - count, count)
-        j = j_lo[e] + (np.arange(len(e)) - offsets)
+        e, k = expand(np.maximum(j_hi - j_lo + 1, 0))
+        j = j_lo[e] + k
         yj = -90.0 + j * CELL
         x1, y1, x2, y2 = self.ex1[e], self.ey1[e], self.ex2[e], self.ey2[e]
         straddle = (y1 > yj) != (y2 > yj)
@@ -594,9 +604,7 @@ class Layer:
         r0 = np.maximum(r0 - ((y_lo + 90) * CELLS_PER_DEGREE == r0).astype(np.int64), 0)
         width = np.where(in_range, c1 - c0 + 1, 0)
         height = np.where(in_range, r1 - r0 + 1, 0)
-        count = width * height
-        e = np.repeat(np.arange(len(count)), count)
-        k = np.arange(len(e)) - np.repeat(np.cumsum(count) - count, count)
+        e, k = expand(width * height)
         col = c0[e] + k % width[e]
         row = r0[e] + k // width[e]
         bx0 = -180.0 + col * CELL
@@ -1199,8 +1207,8 @@ class AnswerTree:
             size = half
             depth += 1
         if fringe_cells:
-            answered.extend(self._fringe([np.concatenate([f[i] for f in fringe_cells]) for i in range(6)]))
-        cells = [np.concatenate([a[i] for a in answered]) for i in range(6)]
+            answered.extend(self._fringe(stacked(fringe_cells)))
+        cells = stacked(answered)
         log(f"  {len(cells[0])} cells answered whole, {len(self.tuples)} answers, "
             f"{self.internal_total} nodes ({time.time() - started:.1f} s)")
         self._place_candidates(cells, places, place_first, place_count)
@@ -1224,8 +1232,7 @@ class AnswerTree:
         x1, y1, x2, y2 = layer.ex1[usable], layer.ey1[usable], layer.ex2[usable], layer.ey2[usable]
         owner = layer.eowner[usable].astype(np.int64)
         pieces = np.maximum(1, np.ceil(np.maximum(abs(x2 - x1), abs(y2 - y1)) / 0.05)).astype(np.int64)
-        e = np.repeat(np.arange(len(x1)), pieces)
-        k = np.arange(len(e)) - np.repeat(np.cumsum(pieces) - pieces, pieces)
+        e, k = expand(pieces)
         t0, t1 = k / pieces[e], (k + 1) / pieces[e]
         px1, py1 = x1[e] + t0 * (x2[e] - x1[e]), y1[e] + t0 * (y2[e] - y1[e])
         px2, py2 = x1[e] + t1 * (x2[e] - x1[e]), y1[e] + t1 * (y2[e] - y1[e])
@@ -1338,7 +1345,7 @@ class AnswerTree:
                 size = CELL / 2.0 ** d
                 chunks = [self._candidates(tree, x[i:i + 100_000], y[i:i + 100_000], size[i:i + 100_000], d[i:i + 100_000])
                           for i in range(0, len(x), 100_000)]
-                done, lengths, flat = (np.concatenate([chunk[j] for chunk in chunks]) for j in range(3))
+                done, lengths, flat = stacked(chunks)
                 f = np.flatnonzero(done)
                 if len(f):
                     size_words = 1 + lengths

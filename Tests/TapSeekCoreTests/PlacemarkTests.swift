@@ -31,4 +31,18 @@ import Testing
         let p = try JSONDecoder().decode(Placemark.self, from: Data(text.utf8))
         #expect(p == Placemark(isoCountryCode: "CH", country: "Switzerland", administrativeArea: "Bern", locality: "Grindelwald"))
     }
+
+    /// The public initialiser hands each argument to its own field (it calls the synthesised
+    /// memberwise one, whose parameters come in another order).
+    @Test func initialiserSetsEveryFieldFromItsOwnArgument() {
+        let p = Placemark(isoCountryCode: "a", country: "b", administrativeArea: "c", subAdministrativeArea: "d",
+                          locality: "e", localityDistance: 6, ocean: "g", inlandWater: "h", name: "i", timeZone: "j",
+                          alsoClaimedBy: ["k"])
+        #expect([p.isoCountryCode, p.country, p.administrativeArea, p.subAdministrativeArea, p.locality,
+                 p.ocean, p.inlandWater, p.name, p.timeZone] == ["a", "b", "c", "d", "e", "g", "h", "i", "j"])
+        #expect(p.localityDistance == 6)
+        #expect(p.alsoClaimedBy == ["k"])
+        #expect(Placemark(timeZone: "Etc/GMT-3") == Placemark(isoCountryCode: nil, timeZone: "Etc/GMT-3"))
+        #expect(Placemark(timeZone: "Etc/GMT-3").isoCountryCode == nil)
+    }
 }

@@ -71,12 +71,17 @@ struct GeocodeBatch {
 
     func run() async throws {
         try await ParallelLines(jobs: jobs, makeState: { () }) { [index] _, line, number, out in
-            switch CoordinateLine.parse(line) {
+            switch CoordinateLine.parseKeepingText(line) {
             case .success(let p):
                 do throws(CoordinateError) {
                     let checked = try CoordinateError.validated(latitude: p.latitude, longitude: p.longitude)
                     let reference = try index.reference(latitude: checked.latitude, longitude: checked.longitude)
-                    GeocodeRecord.write(latitude: checked.latitude, longitude: checked.longitude, reference, in: index, to: &out)
+                    // The numbers' text as read, to copy where it is what formatting them would
+                    // give; not a longitude that validation wrapped.
+                    let texts = (latitude: UnsafeBufferPointer(rebasing: line[p.latitudeText]),
+                                 longitude: checked.longitude == p.longitude ? UnsafeBufferPointer(rebasing: line[p.longitudeText]) : nil)
+                    GeocodeRecord.write(latitude: checked.latitude, longitude: checked.longitude, readFrom: texts,
+                                        reference, in: index, to: &out)
                 } catch {
                     LineErrorRecord.write(line: number, message: error.message, to: &out)
                 }
@@ -94,8 +99,11 @@ enum GeocodeRecord {
     /// one fixed-point number of at most 32 bytes each, keys of 150), with room to spare.
     private static let fixedPart = 512
 
-    static func write(latitude: Double, longitude: Double, _ reference: PlacemarkReference, in index: GeocoderIndex,
-                      to out: inout OutputBuffer) {
+    /// `readFrom` holds the coordinates' text as read, if any: copied where it is what
+    /// formatting them would write (``JSONText/isShortestDecimal(_:of:)``).
+    static func write(latitude: Double, longitude: Double,
+                      readFrom texts: (latitude: UnsafeBufferPointer<UInt8>?, longitude: UnsafeBufferPointer<UInt8>?) = (nil, nil),
+                      _ reference: PlacemarkReference, in index: GeocoderIndex, to out: inout OutputBuffer) {
         index.withUTF8(reference) { names in
             // A name escaped for JSON takes at most 6 bytes per byte; a claim adds its quotes and comma.
             var nameBytes = (names.isoCountryCode?.count ?? 0) + (names.country?.count ?? 0)
@@ -104,9 +112,9 @@ enum GeocodeRecord {
             for code in names.alsoClaimedBy { nameBytes += code.count + 1 }
             RecordBytes.append(to: &out, capacity: fixedPart + 6 * nameBytes) { record in
                 record.append("{\"latitude\":")
-                record.appendShortest(latitude)
+                record.appendShortest(latitude, readFrom: texts.latitude)
                 record.append(",\"longitude\":")
-                record.appendShortest(longitude)
+                record.appendShortest(longitude, readFrom: texts.longitude)
                 field(",\"isoCountryCode\":", names.isoCountryCode, &record)
                 field(",\"country\":", names.country, &record)
                 field(",\"administrativeArea\":", names.administrativeArea, &record)

@@ -1,4 +1,5 @@
 import Foundation
+import TapSeek
 
 /// One short output record assembled in scratch memory through a raw pointer, then appended to
 /// an ``OutputBuffer`` in one copy: for batch writers of millions of records, where a dozen small
@@ -36,8 +37,13 @@ struct RecordBytes {
         count += 1
     }
 
-    /// As ``OutputBuffer/appendShortest(_:)``: at most 24 bytes.
-    @inline(__always) mutating func appendShortest(_ value: Double) {
+    /// As ``OutputBuffer/appendShortest(_:)``: at most 24 bytes. `text`, the text `value` was
+    /// read from, is copied instead where it is the same (``JSONText/isShortestDecimal(_:of:)``).
+    @inline(__always) mutating func appendShortest(_ value: Double, readFrom text: UnsafeBufferPointer<UInt8>? = nil) {
+        if let text, JSONText.isShortestDecimal(text, of: value) {
+            append(UnsafeRawBufferPointer(text))
+            return
+        }
         guard value.isFinite else { append("null"); return }
         var text = value.description
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }

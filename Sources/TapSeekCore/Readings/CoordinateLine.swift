@@ -5,22 +5,31 @@
 public enum CoordinateLine {
     /// - Returns: the two numbers, or a one-line reason naming the field.
     public static func parse(_ line: UnsafeBufferPointer<UInt8>) -> Result<(latitude: Double, longitude: Double), CoordinateError> {
+        parseKeepingText(line).map { ($0.latitude, $0.longitude) }
+    }
+
+    /// ``parse(_:)``, with where each number's text lies in the line (blanks trimmed): for
+    /// writers that echo it (``JSONText/isShortestDecimal(_:of:)``).
+    public static func parseKeepingText(_ line: UnsafeBufferPointer<UInt8>)
+        -> Result<(latitude: Double, longitude: Double, latitudeText: Range<Int>, longitudeText: Range<Int>), CoordinateError> {
         var end = line.count
         while end > 0, line[end - 1] == 0x0D || line[end - 1] == 0x20 || line[end - 1] == 0x09 { end -= 1 }
         guard end > 0 else { return .failure(CoordinateError(message: "empty line; expected lat,lon")) }
         guard let comma = line[0..<end].firstIndex(of: UInt8(ascii: ",")) else {
             return .failure(CoordinateError(message: "expected lat,lon, got \"\(text(line, 0, end))\""))
         }
-        guard let latitude = number(line, 0, comma) else {
+        let latitudeText = trimmed(line, 0, comma)
+        guard let latitude = number(line, latitudeText) else {
             return .failure(CoordinateError(message: "latitude must be a number, got \"\(text(line, 0, comma))\""))
         }
         if line[(comma + 1)..<end].contains(UInt8(ascii: ",")) {
             return .failure(CoordinateError(message: "expected two columns lat,lon, got \"\(text(line, 0, end))\""))
         }
-        guard let longitude = number(line, comma + 1, end) else {
+        let longitudeText = trimmed(line, comma + 1, end)
+        guard let longitude = number(line, longitudeText) else {
             return .failure(CoordinateError(message: "longitude must be a number, got \"\(text(line, comma + 1, end))\""))
         }
-        return .success((latitude, longitude))
+        return .success((latitude, longitude, latitudeText, longitudeText))
     }
 
     private static func text(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
@@ -32,14 +41,20 @@ public enum CoordinateLine {
     /// Powers of ten that `Double` holds exactly (10^0 … 10^22).
     private static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { acc, _ in acc * 10 } }
 
-    /// A decimal number between `from` and `to`, surrounding blanks allowed.
-    ///
-    /// Fast path: up to 15 significant digits and no exponent give mantissa / 10^k with both
-    /// operands exact, which IEEE division rounds correctly. Anything else goes to `Double(_:)`.
-    static func number(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Double? {
+    /// `from..<to` without the blanks around it.
+    private static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Range<Int> {
         var i = from, j = to
         while i < j, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
         while j > i, line[j - 1] == 0x20 || line[j - 1] == 0x09 { j -= 1 }
+        return i..<j
+    }
+
+    /// The decimal number that is the whole of `text` (trimmed).
+    ///
+    /// Fast path: up to 15 significant digits and no exponent give mantissa / 10^k with both
+    /// operands exact, which IEEE division rounds correctly. Anything else goes to `Double(_:)`.
+    static func number(_ line: UnsafeBufferPointer<UInt8>, _ text: Range<Int>) -> Double? {
+        let i = text.lowerBound, j = text.upperBound
         guard i < j else { return nil }
         var k = i
         var negative = false

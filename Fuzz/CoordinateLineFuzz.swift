@@ -2,7 +2,8 @@
 // (CoordinateLine over LineReader). The input is the batch stream.
 //
 // Checks: parsing never traps; a number the fast path reads equals what Swift's own Double
-// parser makes of the same field.
+// parser makes of the same field; a number's text that `geocode --batch` would echo
+// (`JSONText.isShortestDecimal`) is exactly what `Double.description` writes.
 
 @testable import TapSeekCore
 
@@ -21,7 +22,7 @@ public func coordinateLineFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) 
 }
 
 private func check(_ line: UnsafeBufferPointer<UInt8>, _ input: [UInt8]) {
-    guard case .success(let point) = CoordinateLine.parse(line) else { return }
+    guard case .success(let point) = CoordinateLine.parseKeepingText(line) else { return }
     let text = String(decoding: line, as: UTF8.self)
     guard let comma = text.firstIndex(of: ",") else { violated("parsed a line without a comma", input) }
     let fields = [text[..<comma], text[text.index(after: comma)...]].map { field in
@@ -30,6 +31,12 @@ private func check(_ line: UnsafeBufferPointer<UInt8>, _ input: [UInt8]) {
     for (value, field) in zip([point.latitude, point.longitude], fields) {
         if let reference = Double(field), !(reference == value || (reference.isNaN && value.isNaN)) {
             violated("\"\(field)\" read as \(value), Swift reads \(reference)", input)
+        }
+    }
+    for (value, range) in [(point.latitude, point.latitudeText), (point.longitude, point.longitudeText)] {
+        let echo = UnsafeBufferPointer(rebasing: line[range])
+        if JSONText.isShortestDecimal(echo, of: value), value.description != String(decoding: echo, as: UTF8.self) {
+            violated("\"\(String(decoding: echo, as: UTF8.self))\" would be echoed for \(value.description)", input)
         }
     }
 }

@@ -47,7 +47,10 @@ struct ParallelLines<State: Sendable>: Sendable {
         func give(_ buffer: OutputBuffer) { free.withLock { $0.append(buffer) } }
     }
 
-    private func process(_ block: LineBlock, into buffer: OutputBuffer) -> OutputBuffer {
+    /// `buffer` is consumed, so that `out` takes its storage: shared with the caller's copy, the
+    /// pooled buffer was copied on the first append, into fresh pages (measured: 65 000 page
+    /// faults per million `geocode --batch` lines instead of 19 000).
+    private func process(_ block: LineBlock, into buffer: consuming OutputBuffer) -> OutputBuffer {
         var state = makeState()
         // Only the writer writes, in order: a job's buffer must never flush itself.
         var out = buffer

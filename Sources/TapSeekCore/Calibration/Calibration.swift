@@ -35,6 +35,9 @@ public struct Calibration: Sendable, Hashable {
     public var warnings: [Warning]
     /// For a calibration carried over from an earlier reading of a batch: that reading's line.
     public var carriedFrom: Int?
+    /// The fitted angles' covariance, degrees², rows and columns heading, pitch, roll, when the
+    /// fit computed it (a photo's, ``PhotoOrientationFit``).
+    public var covariance: [[Double]]?
 
     public init(heading: Double, pitch: Double, roll: Double, correction: Correction, residual: Double, matched: Int,
                 points: Int, warnings: [Warning] = [], carriedFrom: Int? = nil) {
@@ -76,7 +79,7 @@ public struct CalibrationError: Error, Sendable, Hashable, CustomStringConvertib
 }
 
 extension Calibration: Codable {
-    private enum CodingKeys: String, CodingKey { case orientation, correction, residual, matched, points, carriedFrom, warnings, warningCodes }
+    private enum CodingKeys: String, CodingKey { case orientation, correction, residual, matched, points, carriedFrom, covariance, warnings, warningCodes }
     private enum AngleKeys: String, CodingKey { case heading, pitch, roll }
 
     public func encode(to encoder: any Encoder) throws {
@@ -93,6 +96,7 @@ extension Calibration: Codable {
         try c.encode(matched, forKey: .matched)
         try c.encode(points, forKey: .points)
         try c.encodeIfPresent(carriedFrom, forKey: .carriedFrom)
+        try c.encodeIfPresent(covariance?.map { $0.map { FixedDecimal($0, places: 8) } }, forKey: .covariance)
         try c.encode(warnings, messages: .warnings, codes: .warningCodes)
     }
 
@@ -109,5 +113,6 @@ extension Calibration: Codable {
                   residual: try c.decode(Double.self, forKey: .residual), matched: try c.decode(Int.self, forKey: .matched),
                   points: try c.decode(Int.self, forKey: .points), warnings: try c.decodeWarnings(messages: .warnings, codes: .warningCodes),
                   carriedFrom: try c.decodeIfPresent(Int.self, forKey: .carriedFrom))
+        covariance = try c.decodeIfPresent([[Double]].self, forKey: .covariance)
     }
 }

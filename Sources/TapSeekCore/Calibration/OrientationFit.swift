@@ -356,7 +356,7 @@ public struct OrientationFit: Sendable {
 
     /// Levenberg–Marquardt with Cauchy weights from `start`, the weights' scale shrinking from
     /// 0.5° to the misfits' robust spread; the angles kept within the limits.
-    private func refine(from start: Angles, freeRoll: Bool) -> Refined {
+    func refine(from start: Angles, freeRoll: Bool) -> Refined {
         let parameters = freeRoll ? 3 : 2
         var a = start
         var scale = Self.coarseTolerance
@@ -454,7 +454,7 @@ public struct OrientationFit: Sendable {
 
     /// ∂misfits/∂angle by central differences of 0.005° (the profile is linear between its
     /// 0.05° samples); one row per parameter.
-    private func jacobian(at a: Angles, parameters: Int) -> [[Double]] {
+    func jacobian(at a: Angles, parameters: Int) -> [[Double]] {
         let h = 0.005
         var rows: [[Double]] = []
         for p in 0..<parameters {

@@ -93,6 +93,13 @@ extension Locator {
     /// caller's sampler).
     func skylineProfile(from eye: GeodeticPosition, azimuths window: ClosedRange<Double>, jobs: Int,
                         terrain: inout TerrainSampler) -> SkylineProfile {
+        SkylineProfile(points: skylinePoints(from: eye, azimuths: window, jobs: jobs, terrain: &terrain), step: Self.calibrationAzimuthStep)
+    }
+
+    /// The skyline points behind ``skylineProfile(from:azimuths:jobs:terrain:)``: where the
+    /// skyline is at each azimuth of the window, in order.
+    func skylinePoints(from eye: GeodeticPosition, azimuths window: ClosedRange<Double>, jobs: Int,
+                       terrain: inout TerrainSampler) -> [Panorama.Point] {
         let step = Self.calibrationAzimuthStep
         let settings = Panorama.Settings(azimuthStep: step, refraction: self.settings.refraction)
         let eyeMSL = eye.height - geoid.undulation(latitude: eye.latitude, longitude: eye.longitude)
@@ -101,9 +108,8 @@ extension Locator {
         let count = min(Int((window.upperBound / step).rounded(.up)) - first + 1, Panorama.azimuthCount(step: step))
         let shares = max(1, min(jobs, count))
         if shares == 1 {
-            let part = Panorama.skyline(azimuths: first..<(first + count), eye: eye, geoid: geoid, settings: settings, range: range,
-                                        over: &terrain)
-            return SkylineProfile(points: part.points, step: step)
+            return Panorama.skyline(azimuths: first..<(first + count), eye: eye, geoid: geoid, settings: settings, range: range,
+                                    over: &terrain).points
         }
         let parts = Locked([[Panorama.Point]](repeating: [], count: shares))
         let catalog = self.catalog, geoid = self.geoid
@@ -114,7 +120,7 @@ extension Locator {
                                           over: &sampler).points
             parts.withLock { $0[share] = points }
         }
-        return SkylineProfile(points: parts.withLock { $0 }.flatMap { $0 }, step: step)
+        return parts.withLock { $0 }.flatMap { $0 }
     }
 
     /// The reading's heading from true north at the observer, converted with the World Magnetic

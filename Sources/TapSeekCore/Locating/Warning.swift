@@ -35,6 +35,13 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
         case targetOutsideDEM = "target-outside-dem"
         /// A file of a DEM folder was skipped (not a tile, unreadable, too large for the cache).
         case skippedFile = "skipped-file"
+        /// No skyline was found in a photo's pixels (fog, cloud, indoors, no sky in view).
+        case noSkyline = "no-skyline"
+        /// A photo's time is its camera's local clock: no offset to UTC was given.
+        case localTime = "local-time"
+        /// A photo lacks a value its reading needs (heading, field of view); a default or the
+        /// search stands in.
+        case photoIncomplete = "photo-incomplete"
         /// A code this version does not know, read from a newer TapSeek's JSON.
         case other = "other"
     }

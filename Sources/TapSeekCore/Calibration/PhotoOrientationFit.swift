@@ -1,0 +1,249 @@
+import Foundation
+
+/// The camera orientation of a photo, fitted from its detected skyline (``SkylineDetector``) to
+/// the DEM's skyline (``SkylineProfile``): heading, pitch and roll, with their covariance.
+///
+/// A photo's metadata gives at best a compass heading (often 5–30° off) and never pitch or roll,
+/// so the search is much wider than ``OrientationFit``'s for a traced skyline: heading within
+/// ``Limits/heading`` of the file's, or all 360° when the file has none; pitch within ±25° and
+/// roll within ±10° unless they are given. It runs in two stages:
+/// 1. **Coarse**: at most ``coarsePoints`` of the points, levelled on a grid of pitch (5° apart)
+///    and roll (1.25° apart), tried at every heading ``coarseHeadingStep`` apart; each is scored as
+///    ``OrientationFit``'s coarse search scores (misfits after the median shift, squared in units of
+///    ``OrientationFit/coarseTolerance`` and capped at 1, so clouds and foreground cost at most 1).
+///    The grid's spacing keeps the levelling error under about 0.35° at the edge of a 65° image.
+/// 2. **Fine**: from the best ``candidates`` distinct headings (at least 2° apart),
+///    ``OrientationFit``'s robust Levenberg–Marquardt on all points.
+///
+/// **Judgement**, stricter than a traced skyline's, because a calibrated photo that is wrong is
+/// the worst outcome and refusing is fine. A fit is refused (`no-fit`) when:
+/// - fewer than ``minimumMatchedShare`` of the points with a DEM skyline behind them (or fewer
+///   than ``minimumMatched``) lie within the match tolerance;
+/// - the matched points span less than ``minimumSpan`` of the image's width;
+/// - another fit at a heading more than 1° away explains nearly as many points
+///   (``rivalShare``): a skyline that repeats, or says too little;
+/// - the heading's standard error exceeds ``maximumHeadingSigma``;
+/// - the fit lies on the edge of the search box.
+///
+/// **Covariance**: σ²·(JᵀJ)⁻¹ over the matched points, σ the residual (at least
+/// ``Calibration/sigmaFloor``), inflated as if only ``effectivePoints`` were independent: a
+/// detected skyline's errors are correlated over many neighbouring columns (a ridge's haze, a
+/// row of trees), so treating 300 columns as 300 independent measurements would make the fit
+/// look 3× surer than it is.
+public enum PhotoOrientationFit {
+    /// The search: how far from the given angles each goes, degrees; a nil heading searches all 360°.
+    public struct Limits: Sendable, Hashable {
+        public var heading: Double?
+        public var pitch: Double
+        public var roll: Double
+
+        public init(heading: Double?, pitch: Double, roll: Double) {
+            self.heading = heading
+            self.pitch = pitch
+            self.roll = roll
+        }
+
+        /// Compass errors reach 30° near metal (Nagy 2020); a tenth more is searched.
+        public static let compassHeading = 35.0
+        /// Pitch and roll when the photo does not give them.
+        public static let unknownPitch = 25.0
+        public static let unknownRoll = 10.0
+        /// Pitch and roll when given (an option, a drone's gimbal).
+        public static let givenTilt = 5.0
+    }
+
+    public static let coarsePoints = 64
+    public static let coarseHeadingStep = 0.25
+    /// At most this many points enter the fine fit (evenly chosen across the image).
+    public static let finePoints = 300
+    public static let candidates = 6
+    public static let minimumMatchedShare = 0.6
+    public static let minimumMatched = 40
+    public static let minimumSpan = 0.25
+    public static let rivalShare = 0.8
+    public static let maximumHeadingSigma = 0.25
+    public static let effectivePoints = 30.0
+
+    /// A fitted orientation and its covariance.
+    public struct Fit: Sendable, Hashable {
+        public var calibration: Calibration
+        /// Indices (into the points given) of the points that match the fit.
+        public var matchedPoints: [Int]
+    }
+
+    /// Fits the orientation of a camera whose skyline pixels are `points`.
+    ///
+    /// - Parameters:
+    ///   - given: the orientation the file and options give (heading from true north; 0 when
+    ///     unknown and `limits.heading` is nil).
+    ///   - profile: the DEM's skyline over ``OrientationFit/azimuthWindow(given:camera:skyline:limits:)``
+    ///     of the search (a whole turn for a 360° search), NaN where it is unknown.
+    /// - Throws: ``CalibrationError`` `no-fit` with the reason.
+    public static func fit(given: CameraOrientation, camera: PinholeCamera, points: [Reading.Pixel], profile: SkylineProfile,
+                           limits: Limits) throws(CalibrationError) -> Fit {
+        // Evenly chosen points across the image.
+        let ordered = points.indices.sorted { points[$0].x < points[$1].x }
+        let take = min(ordered.count, finePoints)
+        guard take >= minimumMatched else {
+            throw .noFit("only \(points.count) skyline points were found; at least \(minimumMatched) are needed")
+        }
+        let chosen = (0..<take).map { ordered[$0 * ordered.count / take] }
+        let pixels = chosen.map { points[$0] }
+        let fullCircle = limits.heading == nil
+        let box = OrientationFit.Limits(heading: limits.heading ?? 180, pitch: limits.pitch, roll: limits.roll)
+        let fit = OrientationFit(camera: camera, given: given, nominal: box,
+                                 limits: fullCircle ? box : box.searched,
+                                 skylineRays: pixels.map { camera.ray(throughPixelX: $0.x, y: $0.y) },
+                                 landmarkRays: [], landmarks: [], profile: profile)
+        let starts = coarseStarts(fit: fit, fullCircle: fullCircle)
+        var fits = starts.map { fit.refine(from: $0, freeRoll: true) }
+        fits.sort { ($0.matched, -$0.rms) > ($1.matched, -$1.rms) }
+        guard let best = fits.first else { throw .noFit("no orientation within the search explains the skyline") }
+
+        let misfits = fit.misfits(best.angles)
+        let known = misfits.filter { abs($0) < OrientationFit.missingMisfit }.count
+        guard known >= minimumMatched else {
+            throw .noFit("the DEM's skyline is unknown behind most of the photo (\(known) of \(pixels.count) points have one): the view reaches beyond the DEM")
+        }
+        let needed = max(minimumMatched, Int((minimumMatchedShare * Double(known)).rounded(.up)))
+        guard best.matched >= needed else {
+            throw .noFit("the skyline fits the DEM nowhere in the search: at best \(best.matched) of \(known) points lie within \(String(format: "%.2f", best.tolerance))° (wrong place, clouds or foreground on the skyline?)")
+        }
+        let matched = misfits.indices.filter { abs(misfits[$0]) <= best.tolerance }
+        let xs = matched.map { pixels[$0].x }
+        let span = ((xs.max() ?? 0) - (xs.min() ?? 0)) / camera.imageWidth
+        guard span >= minimumSpan else {
+            throw .noFit(String(format: "the matched skyline spans only %.0f%% of the photo's width: too little to fix the orientation", span * 100))
+        }
+        if let rival = fits.dropFirst().first(where: { abs(remainder($0.angles.heading - best.angles.heading, 360)) > 1 }),
+           Double(rival.matched) >= rivalShare * Double(best.matched) {
+            throw .noFit(String(format: "ambiguous: headings %.1f° and %.1f° explain the skyline almost equally (%d and %d points)",
+                                normalizedAzimuth(best.angles.heading), normalizedAzimuth(rival.angles.heading), best.matched, rival.matched))
+        }
+        let d = OrientationFit.Angles(heading: remainder(best.angles.heading - given.heading, 360), pitch: best.angles.pitch - given.pitch,
+                                      roll: best.angles.roll - given.roll)
+        let edge = 0.02
+        if (!fullCircle && abs(d.heading) > fit.limits.heading - edge) || abs(d.pitch) > fit.limits.pitch - edge || abs(d.roll) > fit.limits.roll - edge {
+            throw .noFit(String(format: "the best fit lies on the edge of the search (heading %+.1f°, pitch %+.1f°, roll %+.1f°): the photo is not from here, or tilted beyond the search", d.heading, d.pitch, d.roll))
+        }
+        let covariance = Self.covariance(fit: fit, at: best.angles, misfits: misfits, matched: matched, rms: best.rms)
+        let headingSigma = covariance.map { $0[0][0].squareRoot() } ?? .infinity
+        guard headingSigma <= maximumHeadingSigma else {
+            throw .noFit(String(format: "the heading is ill-determined (±%.2f°): the skyline is too featureless to fix it", headingSigma))
+        }
+        var calibration = Calibration(heading: normalizedAzimuth(best.angles.heading), pitch: best.angles.pitch, roll: best.angles.roll,
+                                      correction: .init(heading: d.heading, pitch: d.pitch, roll: d.roll), residual: best.rms,
+                                      matched: best.matched, points: pixels.count)
+        calibration.covariance = covariance
+        return Fit(calibration: calibration, matchedPoints: matched.map { chosen[$0] })
+    }
+
+    /// σ²·(JᵀJ)⁻¹ over the matched points, inflated to ``effectivePoints``; degrees², rows and
+    /// columns heading, pitch, roll. Nil when singular.
+    static func covariance(fit: OrientationFit, at a: OrientationFit.Angles, misfits: [Double], matched: [Int], rms: Double) -> [[Double]]? {
+        let jacobian = fit.jacobian(at: a, parameters: 3)
+        var normal = [[Double]](repeating: [0, 0, 0], count: 3)
+        for i in matched { for p in 0..<3 { for q in 0..<3 { normal[p][q] += jacobian[p][i] * jacobian[q][i] } } }
+        let sigma = max(rms.isFinite ? rms : 1, Calibration.sigmaFloor)
+        let inflation = max(1, Double(matched.count) / effectivePoints)
+        var columns: [[Double]] = []
+        for k in 0..<3 {
+            var unit = [0.0, 0, 0]
+            unit[k] = 1
+            guard let column = OrientationFit.solve(normal, unit) else { return nil }
+            columns.append(column.map { $0 * sigma * sigma * inflation })
+        }
+        return columns
+    }
+
+    /// The best few distinct starting orientations, best first (see the type's description).
+    static func coarseStarts(fit: OrientationFit, fullCircle: Bool) -> [OrientationFit.Angles] {
+        guard let profile = fit.profile else { return [] }
+        let given = fit.given, limits = fit.limits
+        let order = fit.skylineRays.indices.sorted { fit.skylineRays[$0].x < fit.skylineRays[$1].x }
+        let take = min(order.count, coarsePoints)
+        let rays = (0..<take).map { fit.skylineRays[order[$0 * order.count / take]] }
+        let span = fullCircle ? 360 : 2 * limits.heading
+        let steps = Int((span / coarseHeadingStep).rounded(.down))
+        let first = fullCircle ? given.heading : given.heading - limits.heading
+        func grid(_ limit: Double, _ step: Double) -> [Double] {
+            let n = Int((limit / step).rounded(.down))
+            return (-n...n).map { Double($0) * step }
+        }
+        let pitches = grid(limits.pitch, 5), rolls = grid(limits.roll, 1.25)
+        var best = [(cost: Double, pitch: Double, roll: Double)](repeating: (.infinity, 0, 0), count: steps + 1)
+        var misfits = [Double](repeating: 0, count: rays.count)
+        var scratch = misfits
+        let tolerance = OrientationFit.coarseTolerance
+        for dp in pitches {
+            let pitch = min(max(given.pitch + dp, -89), 89)
+            for dr in rolls {
+                let roll = given.roll + dr
+                let tilt = OrientationFit.Tilt(pitch: pitch, roll: roll)
+                let levelled = rays.map(tilt.level)
+                for k in 0...steps {
+                    let heading = first + Double(k) * coarseHeadingStep
+                    var count = 0, missing = 0
+                    for l in levelled {
+                        let s = profile.angle(at: heading + l.azimuth)
+                        if s.isNaN { missing += 1 } else {
+                            misfits[count] = l.elevation - s
+                            count += 1
+                        }
+                    }
+                    guard count > rays.count / 2 else { continue }
+                    for i in 0..<count { scratch[i] = misfits[i] }
+                    let shift = Self.select(&scratch, count: count, k: count / 2)
+                    guard abs(dp - shift) <= limits.pitch else { continue }
+                    var cost = Double(missing)
+                    for i in 0..<count {
+                        let e = (misfits[i] - shift) / tolerance
+                        cost += min(e * e, 1)
+                    }
+                    if cost < best[k].cost { best[k] = (cost, pitch - shift, roll) }
+                }
+            }
+        }
+        // Local minima over heading, best first, at least 2° apart.
+        var minima: [Int] = []
+        for k in 0...steps where best[k].cost.isFinite {
+            let left = k > 0 ? best[k - 1].cost : (fullCircle ? best[steps].cost : .infinity)
+            let right = k < steps ? best[k + 1].cost : (fullCircle ? best[0].cost : .infinity)
+            if best[k].cost <= left, best[k].cost <= right { minima.append(k) }
+        }
+        minima.sort { best[$0].cost < best[$1].cost }
+        var picked: [Int] = []
+        let apart = Int((2 / coarseHeadingStep).rounded())
+        func distinct(_ a: Int, _ b: Int) -> Bool {
+            let d = abs(a - b)
+            return (fullCircle ? min(d, steps + 1 - d) : d) >= apart
+        }
+        for k in minima where picked.allSatisfy({ distinct($0, k) }) {
+            picked.append(k)
+            if picked.count == candidates { break }
+        }
+        return picked.map {
+            OrientationFit.Angles(heading: first + Double($0) * coarseHeadingStep, pitch: best[$0].pitch, roll: best[$0].roll)
+        }
+    }
+
+    /// The k-th smallest of the first `count` values (reordering them).
+    static func select(_ values: inout [Double], count: Int, k: Int) -> Double {
+        var lo = 0, hi = count - 1
+        while lo < hi {
+            let pivot = values[(lo + hi) / 2]
+            var i = lo, j = hi
+            while i <= j {
+                while values[i] < pivot { i += 1 }
+                while values[j] > pivot { j -= 1 }
+                if i <= j {
+                    values.swapAt(i, j)
+                    i += 1
+                    j -= 1
+                }
+            }
+            if k <= j { hi = j } else if k >= i { lo = i } else { break }
+        }
+        return values[k]
+    }
+}

@@ -1,0 +1,203 @@
+import Foundation
+
+/// Values that override (or fill in) what a photo's metadata says, as `tapseek photo`'s options
+/// give them; nil keeps the file's.
+public struct PhotoOverrides: Sendable, Hashable {
+    public var latitude: Double?
+    public var longitude: Double?
+    /// Metres above mean sea level.
+    public var altitude: Double?
+    public var heading: Double?
+    public var headingReference: Reading.HeadingReference?
+    public var pitch: Double?
+    public var roll: Double?
+    /// Degrees across the displayed image's width.
+    public var horizontalFOV: Double?
+
+    public init(latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil, heading: Double? = nil,
+                headingReference: Reading.HeadingReference? = nil, pitch: Double? = nil, roll: Double? = nil,
+                horizontalFOV: Double? = nil) {
+        self.latitude = latitude
+        self.longitude = longitude
+        self.altitude = altitude
+        self.heading = heading
+        self.headingReference = headingReference
+        self.pitch = pitch
+        self.roll = roll
+        self.horizontalFOV = horizontalFOV
+    }
+}
+
+extension Locator {
+    /// Answers a photo: its reading from `metadata` and `overrides`, the skyline found in
+    /// `pixels` (the displayed image at any size, e.g. a camera frame; nil: none), the camera's
+    /// orientation fitted to the DEM's skyline (``PhotoOrientationFit``), a locate result per tap
+    /// (pixels of the displayed full-size image) and the DEM skyline's peaks inside the image.
+    ///
+    /// Never throws: a photo that cannot be answered gives status `error` with what its metadata
+    /// said; a fit that cannot be trusted gives `uncalibrated` with a warning saying why.
+    public func photo(_ metadata: PhotoMetadata, pixels: PixelImage?, overrides: PhotoOverrides = PhotoOverrides(),
+                      taps: [Reading.Pixel] = [], jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> PhotoResult {
+        var warnings: [Warning] = []
+        let (reading, sources) = Self.photoReading(metadata, overrides: overrides, warnings: &warnings)
+        guard let reading else {
+            return .failure(.badInput, "the photo has no GPS position (EXIF GPSLatitude/GPSLongitude): give --location", sources: sources,
+                            warnings: warnings)
+        }
+        guard let cameraSettings = reading.camera else {
+            return .failure(.badInput, "the photo gives no field of view (EXIF FocalLengthIn35mmFilm, or FocalLength with the focal-plane resolution): give --fov",
+                            reading: reading, sources: sources, warnings: warnings)
+        }
+        let camera = PinholeCamera(cameraSettings)
+        var terrain = TerrainSampler(catalog: catalog)
+        let observer: LocateResult.Observer
+        do {
+            observer = try place(reading.location, terrain: &terrain, warnings: &warnings)
+        } catch {
+            return .failure(error.code, error.message, reading: reading, sources: sources, warnings: warnings)
+        }
+        let eye = eye(of: observer)
+
+        // The orientation to start from: heading from true north, when known.
+        var heading: Double?
+        if let o = reading.orientation {
+            do {
+                heading = try trueHeading(of: reading, orientation: o, observer: observer)
+            } catch {
+                warnings.append(Warning(.photoIncomplete, "the photo's magnetic heading cannot be turned to true north (\(error.message)): all 360° are searched"))
+            }
+        }
+        let given = CameraOrientation(heading: heading ?? 0, pitch: reading.orientation?.pitch ?? 0, roll: reading.orientation?.roll ?? 0)
+        let limits = PhotoOrientationFit.Limits(
+            heading: heading == nil ? nil : PhotoOrientationFit.Limits.compassHeading,
+            pitch: sources.pitch == .default ? PhotoOrientationFit.Limits.unknownPitch : PhotoOrientationFit.Limits.givenTilt,
+            roll: sources.roll == .default ? PhotoOrientationFit.Limits.unknownRoll : PhotoOrientationFit.Limits.givenTilt)
+
+        // The skyline in the pixels.
+        var skyline: PhotoResult.Skyline?
+        var detected: [Reading.Pixel] = []
+        if let pixels {
+            let found = SkylineDetector.detect(in: pixels, fullWidth: Int(cameraSettings.imageWidth), fullHeight: Int(cameraSettings.imageHeight))
+            detected = found.points.map { Reading.Pixel(x: $0.x, y: $0.y) }
+            skyline = PhotoResult.Skyline(points: detected, coverage: found.coverage)
+        }
+
+        // The DEM's skyline over every azimuth the search may bring into view.
+        let box = OrientationFit.Limits(heading: limits.heading ?? 180, pitch: limits.pitch, roll: limits.roll)
+        let border = Self.imageBorder(camera)
+        let window = OrientationFit.azimuthWindow(given: given, camera: camera, skyline: border, limits: box)
+        let points = skylinePoints(from: eye, azimuths: window, jobs: jobs, terrain: &terrain)
+        let profile = SkylineProfile(points: points, step: Self.calibrationAzimuthStep)
+
+        var result = PhotoResult(status: .uncalibrated, reading: reading, sources: sources, skyline: skyline)
+        var final = reading
+        if detected.isEmpty {
+            let coverage = skyline.map { String(format: " (%.0f%% of the columns)", $0.coverage * 100) } ?? ""
+            warnings.append(Warning(.noSkyline, pixels == nil ? "the photo's pixels were not read: no skyline to fit"
+                                                               : "no skyline found in the photo\(coverage): fog, cloud or no sky in view; the orientation is the file's"))
+        } else {
+            do {
+                let fit = try PhotoOrientationFit.fit(given: given, camera: camera, points: detected, profile: profile, limits: limits)
+                result.status = .calibrated
+                result.calibration = fit.calibration
+                let c = fit.calibration
+                final.orientation = Reading.Orientation(heading: c.heading, headingReference: .true, pitch: c.pitch, roll: c.roll,
+                                                        headingAccuracy: c.covariance.map { $0[0][0].squareRoot() } ?? c.sigma,
+                                                        pitchAccuracy: c.covariance.map { $0[1][1].squareRoot() } ?? c.sigma,
+                                                        rollAccuracy: c.covariance.map { $0[2][2].squareRoot() } ?? c.sigma)
+                result.sources?.heading = .skyline
+                result.sources?.pitch = .skyline
+                result.sources?.roll = .skyline
+            } catch {
+                warnings.append(Warning(.calibrationRefused, "calibration refused: \(error.message); the orientation is the file's"))
+            }
+        }
+        if heading == nil, result.status != .calibrated {
+            final.orientation = nil
+            result.sources?.heading = nil
+            result.sources?.pitch = nil
+            result.sources?.roll = nil
+        }
+        result.reading = final
+
+        // Taps, peaks and the DEM skyline under the final orientation.
+        if let o = final.orientation {
+            let view = CameraOrientation(heading: o.headingReference == .true ? o.heading : heading ?? o.heading, pitch: o.pitch, roll: o.roll)
+            for tap in taps {
+                var r = final
+                r.tap = tap
+                if o.headingReference == .magnetic, let heading { r.orientation = .init(heading: heading, pitch: o.pitch, roll: o.roll) }
+                result.taps.append(locate(r, terrain: &terrain))
+            }
+            for (i, p) in points.enumerated() {
+                guard let angle = p.elevationAngle else { continue }
+                let direction = ViewDirection(azimuth: profile.startAzimuth + Double(i) * profile.step, elevation: angle)
+                if let pixel = view.pixel(of: direction.enu, camera: camera), camera.contains(pixelX: pixel.x, y: pixel.y) {
+                    result.demSkyline.append(.init(x: pixel.x, y: pixel.y))
+                }
+            }
+            for peak in Panorama.peaks(of: points) {
+                let direction = ViewDirection(azimuth: peak.azimuth, elevation: peak.elevationAngle)
+                guard let pixel = view.pixel(of: direction.enu, camera: camera), camera.contains(pixelX: pixel.x, y: pixel.y) else { continue }
+                result.peaks.append(.init(latitude: peak.latitude, longitude: peak.longitude, elevation: peak.elevation, distance: peak.distance,
+                                          pixel: .init(x: pixel.x, y: pixel.y), prominence: peak.prominence,
+                                          name: placemarks?(peak.latitude, peak.longitude)?.name))
+            }
+        } else if !taps.isEmpty {
+            let failure = LocateResult.Failure(code: .badInput, message: "the photo gives no heading and its skyline could not be fitted: give --heading")
+            result.taps = taps.map { _ in .failure(failure, id: nil, time: reading.time) }
+        }
+        result.warnings = warnings
+        return result
+    }
+
+    /// Points around the image's border, every tenth of its sides: the azimuths it spans.
+    static func imageBorder(_ camera: PinholeCamera) -> [Reading.Pixel] {
+        let w = camera.imageWidth, h = camera.imageHeight
+        return (0...10).flatMap { i -> [Reading.Pixel] in
+            let f = Double(i) / 10
+            return [.init(x: f * w, y: 0), .init(x: f * w, y: h), .init(x: 0, y: f * h), .init(x: w, y: f * h)]
+        }
+    }
+
+    /// The reading a photo's metadata and the overrides make, and where each value came from;
+    /// nil without a position.
+    static func photoReading(_ m: PhotoMetadata, overrides o: PhotoOverrides,
+                             warnings: inout [Warning]) -> (Reading?, PhotoResult.Sources) {
+        var sources = PhotoResult.Sources()
+        func pick<T>(_ option: T?, _ file: T?, _ fileSource: PhotoValueSource?, _ keyPath: WritableKeyPath<PhotoResult.Sources, PhotoValueSource?>) -> T? {
+            if let option {
+                sources[keyPath: keyPath] = .option
+                return option
+            }
+            if let file { sources[keyPath: keyPath] = fileSource }
+            return file
+        }
+        let latitude = pick(o.latitude, m.latitude, .exif, \.location)
+        let longitude = o.longitude ?? m.longitude
+        let altitude = pick(o.altitude, m.altitude, m.altitudeSource, \.altitude)
+        let heading = pick(o.heading, m.heading, m.headingSource, \.heading)
+        let pitch = pick(o.pitch, m.pitch, .xmp, \.pitch)
+        let roll = pick(o.roll, m.roll, .xmp, \.roll)
+        let fov = pick(o.horizontalFOV, m.horizontalFOV, .exif, \.horizontalFOV)
+        if m.time != nil { sources.time = .exif }
+        if m.timeIsLocal {
+            warnings.append(Warning(.localTime, "the photo's time has no offset to UTC: its local clock is taken as UTC (the date is what the magnetic model needs)"))
+        }
+        if heading == nil {
+            warnings.append(Warning(.photoIncomplete, "the photo gives no compass direction (EXIF GPSImgDirection): all 360° of heading are searched"))
+        }
+        if pitch == nil { sources.pitch = .default }
+        if roll == nil { sources.roll = .default }
+        guard let latitude, let longitude else { return (nil, sources) }
+        var reading = Reading(time: m.time, location: .init(latitude: latitude, longitude: longitude, altitude: altitude))
+        if let heading {
+            reading.orientation = .init(heading: heading, headingReference: o.heading != nil ? (o.headingReference ?? .true) : (m.headingReference ?? .true),
+                                        pitch: pitch ?? 0, roll: roll ?? 0)
+        }
+        if let fov {
+            reading.camera = .init(horizontalFOV: fov, imageWidth: Double(m.width), imageHeight: Double(m.height))
+        }
+        return (reading, sources)
+    }
+}

@@ -1,0 +1,391 @@
+import Foundation
+
+/// The sky/terrain boundary of a photo, column by column, found in its pixels.
+///
+/// The image is worked on at about ``workingWidth`` pixels across. Every column's boundary is the
+/// row that splits it into sky above and terrain below at the least cost, all columns chosen
+/// together by dynamic programming so that the boundary is continuous where the evidence is weak:
+/// - **colour**: each pixel costs the difference of its negative log-likelihoods under a sky
+///   and a terrain colour model (Gaussians in RGB with full covariance), capped at
+///   ±``pixelCostCap`` so that no single pixel (a cloud, a bird) dominates. The first models come
+///   from brightness and blueness (sky is brighter and bluer than land by day); each of
+///   ``iterations`` passes refits them to the boundary found before;
+/// - **edges**: a boundary on a strong vertical colour change, in units of the image's noise,
+///   costs less (weight ``edgeWeight``);
+/// - **continuity**: moving the boundary by d rows from one column to the next costs
+///   ``jumpCost``·min(d, ``jumpCap``): a truncated L1 penalty, solved exactly per column by a
+///   distance transform (Felzenszwalb & Huttenlocher 2012), so the pass is linear in the pixels.
+///
+/// Each column then gets a **confidence** from the contrast across its boundary (in noise units)
+/// and from how sky-like above and terrain-like below its neighbourhood is. Columns where the
+/// boundary is not trustworthy are left out rather than guessed: low contrast (haze, fog, a
+/// cloud on the ridge), a column of all sky or all terrain, and narrow spikes that rise abruptly
+/// above both neighbours (a pole, a tree, a person). A photo whose confident columns cover less
+/// than ``minimumCoverage`` of its width has no skyline.
+///
+/// Rows of the boundary are refined to a fraction of a working pixel from the colours across it
+/// (the share of sky colour in the rows around the step), then reported in full-size pixels.
+public enum SkylineDetector {
+    /// The width the detection works at, pixels.
+    public static let workingWidth = 1000
+    /// Fewest share of columns with a confident boundary for a photo to have a skyline.
+    public static let minimumCoverage = 0.15
+    /// Least confidence of a column kept.
+    public static let minimumConfidence = 0.5
+    static let iterations = 3
+    static let pixelCostCap: Float = 3
+    static let edgeWeight: Float = 1.5
+    static let jumpCost: Float = 0.6
+    static let jumpCap: Float = 40
+
+    /// A detected skyline.
+    public struct Result: Sendable, Hashable {
+        /// One point per confident column, left to right: x at the column's centre and y on the
+        /// boundary, in pixels of the full-size image (as displayed).
+        public var points: [Point]
+        /// The share of the image's columns with a confident boundary, 0…1.
+        public var coverage: Double
+
+        public init(points: [Point], coverage: Double) {
+            self.points = points
+            self.coverage = coverage
+        }
+    }
+
+    /// A boundary point: pixels, and a confidence in 0…1.
+    public struct Point: Sendable, Hashable {
+        public var x: Double
+        public var y: Double
+        public var confidence: Double
+
+        public init(x: Double, y: Double, confidence: Double) {
+            self.x = x
+            self.y = y
+            self.confidence = confidence
+        }
+    }
+
+    /// Finds the skyline of `image` (any size; shrunk to ``workingWidth`` first), reporting pixels
+    /// of a full-size image of `fullWidth` × `fullHeight` (by default the image's own size).
+    public static func detect(in image: PixelImage, fullWidth: Int? = nil, fullHeight: Int? = nil) -> Result {
+        let small = image.downscaled(toWidth: workingWidth)
+        let w = small.width, h = small.height
+        guard w >= 8, h >= 8 else { return Result(points: [], coverage: 0) }
+        let scaleX = Double(fullWidth ?? image.width) / Double(w)
+        let scaleY = Double(fullHeight ?? image.height) / Double(h)
+        let colours = ColourPlanes(small)
+        let noise = colours.noise()
+
+        // First costs from brightness and blueness, then colour models refitted to each boundary.
+        var cost = colours.initialCost()
+        var boundary = [Int](repeating: 0, count: w)
+        let edges = colours.edgeStrength(noise: noise)
+        for pass in 0..<iterations {
+            boundary = bestBoundary(cost: cost, edges: edges, width: w, height: h)
+            if pass + 1 < iterations, let next = colours.modelCost(boundary: boundary) { cost = next }
+        }
+
+        var points: [Point] = []
+        let confidence = confidences(boundary: boundary, colours: colours, cost: cost, noise: noise)
+        for x in 0..<w where confidence[x] >= minimumConfidence {
+            let y = colours.subpixelBoundary(column: x, row: boundary[x])
+            points.append(Point(x: (Double(x) + 0.5) * scaleX, y: y * scaleY, confidence: confidence[x]))
+        }
+        let coverage = Double(points.count) / Double(w)
+        return coverage >= minimumCoverage ? Result(points: points, coverage: coverage) : Result(points: [], coverage: coverage)
+    }
+
+    /// The boundary row of every column (0: all terrain … h: all sky) of least total cost.
+    static func bestBoundary(cost: [Float], edges: [Float], width w: Int, height h: Int) -> [Int] {
+        let states = h + 1
+        var previous = [Float](repeating: 0, count: states)
+        var current = previous
+        var from = [Int32](repeating: 0, count: w * states)
+        var unary = [Float](repeating: 0, count: states)
+        var transformed = [Float](repeating: 0, count: states)
+        var argument = [Int32](repeating: 0, count: states)
+        for x in 0..<w {
+            // Unary: the sky cost of the rows above the boundary (prefix sums down the column),
+            // less the edge bonus at the boundary.
+            var sum: Float = 0
+            unary[0] = 0
+            for y in 0..<h {
+                sum += cost[y * w + x]
+                unary[y + 1] = sum
+            }
+            for y in 1..<h { unary[y] -= edgeWeight * edges[y * w + x] }
+            if x == 0 {
+                previous = unary
+                continue
+            }
+            // Truncated L1 distance transform of the previous column, with its arguments.
+            for y in 0..<states {
+                transformed[y] = previous[y]
+                argument[y] = Int32(y)
+            }
+            for y in 1..<states where transformed[y - 1] + jumpCost < transformed[y] {
+                transformed[y] = transformed[y - 1] + jumpCost
+                argument[y] = argument[y - 1]
+            }
+            for y in stride(from: states - 2, through: 0, by: -1) where transformed[y + 1] + jumpCost < transformed[y] {
+                transformed[y] = transformed[y + 1] + jumpCost
+                argument[y] = argument[y + 1]
+            }
+            var lowest = previous[0], lowestAt = 0
+            for y in 1..<states where previous[y] < lowest {
+                lowest = previous[y]
+                lowestAt = y
+            }
+            let capped = lowest + jumpCost * jumpCap
+            for y in 0..<states {
+                var best = transformed[y], arg = argument[y]
+                if capped < best {
+                    best = capped
+                    arg = Int32(lowestAt)
+                }
+                current[y] = unary[y] + best
+                from[x * states + y] = arg
+            }
+            swap(&previous, &current)
+        }
+        var y = (0..<states).min { previous[$0] < previous[$1] } ?? 0
+        var boundary = [Int](repeating: 0, count: w)
+        for x in stride(from: w - 1, through: 0, by: -1) {
+            boundary[x] = y
+            if x > 0 { y = Int(from[x * states + y]) }
+        }
+        return boundary
+    }
+
+    /// Each column's confidence in 0…1 (see the type's description).
+    static func confidences(boundary: [Int], colours: ColourPlanes, cost: [Float], noise: Float) -> [Double] {
+        let w = colours.width, h = colours.height
+        let band = max(2, h / 150)
+        var confidence = [Double](repeating: 0, count: w)
+        for x in 0..<w {
+            let b = boundary[x]
+            guard b >= band, b <= h - band else { continue }
+            let above = colours.mean(column: x, rows: (b - band)..<b), below = colours.mean(column: x, rows: b..<(b + band))
+            let contrast = (0..<3).map { Double(above[$0] - below[$0]) }.reduce(0) { $0 + $1 * $1 }.squareRoot() / Double(noise)
+            var agree = 0
+            for y in (b - band)..<b where cost[y * w + x] < 0 { agree += 1 }
+            for y in b..<(b + band) where cost[y * w + x] > 0 { agree += 1 }
+            let sides = Double(agree) / Double(2 * band)
+            confidence[x] = smoothstep(4, 10, contrast) * sides
+        }
+        // Narrow spikes: runs between two jumps that rise above both neighbours.
+        let jump = max(6, h / 40), widest = max(3, w / 40)
+        var start = 0
+        for x in 1...w {
+            guard x == w || abs(boundary[x] - boundary[x - 1]) > jump else { continue }
+            if start > 0, x < w, x - start <= widest,
+               boundary[start] < boundary[start - 1] - jump, boundary[x - 1] < boundary[x] - jump {
+                for i in start..<x { confidence[i] = 0 }
+            }
+            // The columns at a jump have no single boundary.
+            if x < w {
+                confidence[x - 1] = 0
+                confidence[x] = 0
+            }
+            start = x
+        }
+        return confidence
+    }
+
+    static func smoothstep(_ low: Double, _ high: Double, _ x: Double) -> Double {
+        let t = min(max((x - low) / (high - low), 0), 1)
+        return t * t * (3 - 2 * t)
+    }
+}
+
+/// The working image as three planes of floats, with the statistics the detector needs.
+struct ColourPlanes {
+    let width: Int
+    let height: Int
+    /// R, G, B planes, row-major.
+    let planes: [[Float]]
+
+    init(_ image: PixelImage) {
+        width = image.width
+        height = image.height
+        var r = [Float](repeating: 0, count: width * height), g = r, b = r
+        for i in 0..<(width * height) {
+            r[i] = Float(image.rgb[3 * i])
+            g[i] = Float(image.rgb[3 * i + 1])
+            b[i] = Float(image.rgb[3 * i + 2])
+        }
+        planes = [r, g, b]
+    }
+
+    /// The image's noise: the robust spread of differences between vertical neighbours, per
+    /// channel and pixel (1.4826·median/√2), at least 1.
+    func noise() -> Float {
+        var differences: [Float] = []
+        differences.reserveCapacity(width * height / 4)
+        var i = 0
+        for y in stride(from: 1, to: height, by: 2) {
+            for x in stride(from: 0, to: width, by: 2) {
+                i = y * width + x
+                differences.append(abs(planes[1][i] - planes[1][i - width]))
+            }
+        }
+        guard !differences.isEmpty else { return 1 }
+        let k = differences.count / 2
+        differences.withUnsafeMutableBufferPointer { buffer in
+            var lo = 0, hi = buffer.count - 1
+            // Quickselect for the median.
+            while lo < hi {
+                let pivot = buffer[(lo + hi) / 2]
+                var i = lo, j = hi
+                while i <= j {
+                    while buffer[i] < pivot { i += 1 }
+                    while buffer[j] > pivot { j -= 1 }
+                    if i <= j {
+                        buffer.swapAt(i, j)
+                        i += 1
+                        j -= 1
+                    }
+                }
+                if k <= j { hi = j } else if k >= i { lo = i } else { break }
+            }
+        }
+        return max(1, 1.4826 * differences[k] / 2.0.squareRoot().float)
+    }
+
+    /// The first per-pixel sky cost (negative: sky-like) from brightness and blueness, scaled by
+    /// their spread over the image and centred on their middle.
+    func initialCost() -> [Float] {
+        let n = width * height
+        var score = [Float](repeating: 0, count: n)
+        for i in 0..<n {
+            let r = planes[0][i], g = planes[1][i], b = planes[2][i]
+            let brightness = (r + g + b) / 3, blueness = b - (r + g) / 2
+            score[i] = brightness + 1.5 * blueness
+        }
+        var sorted = stride(from: 0, to: n, by: 7).map { score[$0] }
+        sorted.sort()
+        let low = sorted[sorted.count / 10], high = sorted[sorted.count * 9 / 10]
+        let middle = (low + high) / 2, spread = max((high - low) / 4, 1)
+        return score.map { min(max((middle - $0) / spread, -SkylineDetector.pixelCostCap), SkylineDetector.pixelCostCap) }
+    }
+
+    /// Per-pixel sky cost from colour models fitted to the pixels well above (sky) and below
+    /// (terrain) `boundary`; nil when either side has too few pixels.
+    func modelCost(boundary: [Int]) -> [Float]? {
+        let margin = max(2, height / 100)
+        var sky = GaussianColour(), ground = GaussianColour()
+        for x in stride(from: 0, to: width, by: 2) {
+            for y in stride(from: 0, to: height, by: 2) {
+                let i = y * width + x
+                if y < boundary[x] - margin { sky.add(planes[0][i], planes[1][i], planes[2][i]) }
+                if y >= boundary[x] + margin { ground.add(planes[0][i], planes[1][i], planes[2][i]) }
+            }
+        }
+        guard sky.count >= 50, ground.count >= 50, let s = sky.model(), let g = ground.model() else { return nil }
+        let cap = SkylineDetector.pixelCostCap
+        var cost = [Float](repeating: 0, count: width * height)
+        for i in cost.indices {
+            let r = planes[0][i], gr = planes[1][i], b = planes[2][i]
+            let d = s.negativeLogLikelihood(r, gr, b) - g.negativeLogLikelihood(r, gr, b)
+            cost[i] = min(max(Float(d), -cap), cap)
+        }
+        return cost
+    }
+
+    /// Strength of a boundary between rows y − 1 and y: the colour difference of the two rows
+    /// above and the two below, in units of the noise, capped at 6 (0 for rows 0 and the last).
+    func edgeStrength(noise: Float) -> [Float] {
+        var edges = [Float](repeating: 0, count: width * height)
+        guard height >= 4 else { return edges }
+        for y in 2..<(height - 1) {
+            for x in 0..<width {
+                var d2: Float = 0
+                for p in planes {
+                    let above = (p[(y - 1) * width + x] + p[(y - 2) * width + x]) / 2
+                    let below = (p[y * width + x] + p[(y + 1) * width + x]) / 2
+                    d2 += (above - below) * (above - below)
+                }
+                edges[y * width + x] = min(d2.squareRoot() / (4 * noise), 6)
+            }
+        }
+        return edges
+    }
+
+    /// The mean colour of `rows` of column `x`.
+    func mean(column x: Int, rows: Range<Int>) -> [Float] {
+        var sum: [Float] = [0, 0, 0]
+        for y in rows { for c in 0..<3 { sum[c] += planes[c][y * width + x] } }
+        return sum.map { $0 / Float(max(rows.count, 1)) }
+    }
+
+    /// The boundary of column `x` near `row` to a fraction of a row: with the mean sky colour
+    /// a (3 rows above) and terrain colour c (3 rows below), each of the four rows around the step
+    /// counts by its share of sky colour, (p − c)·(a − c)/|a − c|², clamped to 0…1.
+    func subpixelBoundary(column x: Int, row: Int) -> Double {
+        guard row >= 5, row + 5 <= height else { return Double(row) }
+        let a = mean(column: x, rows: (row - 5)..<(row - 2)), c = mean(column: x, rows: (row + 2)..<(row + 5))
+        let d = (0..<3).map { a[$0] - c[$0] }
+        let d2 = d.reduce(0) { $0 + $1 * $1 }
+        guard d2 > 1 else { return Double(row) }
+        var sky: Float = 0
+        for y in (row - 2)..<(row + 2) {
+            var t: Float = 0
+            for k in 0..<3 { t += (planes[k][y * width + x] - c[k]) * d[k] }
+            sky += min(max(t / d2, 0), 1)
+        }
+        return Double(row - 2) + Double(sky)
+    }
+}
+
+/// A colour distribution: a Gaussian in RGB with full covariance, accumulated from samples.
+struct GaussianColour {
+    var count = 0
+    var sum = [Double](repeating: 0, count: 3)
+    var products = [Double](repeating: 0, count: 9)
+
+    mutating func add(_ r: Float, _ g: Float, _ b: Float) {
+        let v = [Double(r), Double(g), Double(b)]
+        count += 1
+        for i in 0..<3 {
+            sum[i] += v[i]
+            for j in 0..<3 { products[i * 3 + j] += v[i] * v[j] }
+        }
+    }
+
+    /// The fitted model: mean, inverse covariance and log-determinant; the covariance is
+    /// widened by a floor of 9 (3 levels of noise) so that a flat sky is not infinitely sure.
+    func model() -> Model? {
+        let n = Double(count)
+        let mean = sum.map { $0 / n }
+        var c = [Double](repeating: 0, count: 9)
+        for i in 0..<3 { for j in 0..<3 { c[i * 3 + j] = products[i * 3 + j] / n - mean[i] * mean[j] + (i == j ? 9 : 0) } }
+        let det = c[0] * (c[4] * c[8] - c[5] * c[7]) - c[1] * (c[3] * c[8] - c[5] * c[6]) + c[2] * (c[3] * c[7] - c[4] * c[6])
+        guard det > 0, det.isFinite else { return nil }
+        let inverse = [
+            (c[4] * c[8] - c[5] * c[7]) / det, (c[2] * c[7] - c[1] * c[8]) / det, (c[1] * c[5] - c[2] * c[4]) / det,
+            (c[5] * c[6] - c[3] * c[8]) / det, (c[0] * c[8] - c[2] * c[6]) / det, (c[2] * c[3] - c[0] * c[5]) / det,
+            (c[3] * c[7] - c[4] * c[6]) / det, (c[1] * c[6] - c[0] * c[7]) / det, (c[0] * c[4] - c[1] * c[3]) / det,
+        ]
+        return Model(m0: mean[0], m1: mean[1], m2: mean[2], i00: inverse[0], i01: inverse[1] + inverse[3],
+                     i02: inverse[2] + inverse[6], i11: inverse[4], i12: inverse[5] + inverse[7], i22: inverse[8],
+                     halfLogDeterminant: 0.5 * log(det))
+    }
+
+    /// Mean and the upper triangle of the inverse covariance (off-diagonal terms doubled).
+    struct Model {
+        let m0: Double, m1: Double, m2: Double
+        let i00: Double, i01: Double, i02: Double, i11: Double, i12: Double, i22: Double
+        let halfLogDeterminant: Double
+
+        @inline(__always)
+        func negativeLogLikelihood(_ r: Float, _ g: Float, _ b: Float) -> Double {
+            let d0 = Double(r) - m0, d1 = Double(g) - m1, d2 = Double(b) - m2
+            let q = i00 * d0 * d0 + i11 * d1 * d1 + i22 * d2 * d2 + i01 * d0 * d1 + i02 * d0 * d2 + i12 * d1 * d2
+            return 0.5 * q + halfLogDeterminant
+        }
+    }
+}
+
+private extension Double {
+    var float: Float { Float(self) }
+}

@@ -11,6 +11,7 @@ struct TapSeekCommand: AsyncParsableCommand {
         subcommands: [
             LocateCommand.self,
             CalibrateCommand.self,
+            PhotoCommand.self,
             AimCommand.self,
             SearchCommand.self,
             SkylineCommand.self,

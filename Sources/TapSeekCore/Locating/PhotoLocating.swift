@@ -119,6 +119,7 @@ extension Locator {
             result.sources?.roll = nil
         }
         result.reading = final
+        result.tapPixels = taps
 
         // Taps, peaks and the DEM skyline under the final orientation.
         if let o = final.orientation {

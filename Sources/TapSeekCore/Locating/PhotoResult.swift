@@ -63,6 +63,8 @@ public struct PhotoResult: Sendable, Hashable {
     public var error: LocateResult.Failure?
     /// The DEM's skyline across the image under the final orientation, image pixels (for drawing).
     public var demSkyline: [Reading.Pixel]
+    /// The tapped pixels, in the order of ``taps`` (for drawing).
+    public var tapPixels: [Reading.Pixel] = []
 
     public init(file: String? = nil, status: Status, reading: Reading? = nil, sources: Sources? = nil, skyline: Skyline? = nil,
                 calibration: Calibration? = nil, taps: [LocateResult] = [], peaks: [Peak] = [], warnings: [Warning] = [],

@@ -18,6 +18,7 @@
 #   polyline      the polyline codec
 #   gtx           the GTX geoid grid reader (GTXGrid)
 #   gzip          the gzip reader of downloaded .hgt.gz tiles (GzipMember, Inflate)
+#   photo         a photo's metadata: JPEG segments, EXIF/TIFF directories, XMP, HEIF boxes
 #
 # Everything goes to .build-fuzz/ (git-ignored): the binaries, each target's growing corpus
 # (<target>-corpus), the seeds it starts from (<target>-seeds, rebuilt every run from the sample
@@ -31,7 +32,7 @@
 # first run; the fuzzers themselves run at nice 19.
 set -euo pipefail
 
-all_targets=(reading aim sensorlog sensorlogger phyphox gpslogger csv coordinates geocoder polyline gtx gzip)
+all_targets=(reading aim sensorlog sensorlogger phyphox gpslogger csv coordinates geocoder polyline gtx gzip photo)
 seconds="${1:?usage: scripts/fuzz.sh SECONDS [TARGET...] (targets: ${all_targets[*]})}"
 shift
 targets=("$@")
@@ -56,13 +57,14 @@ source_file() {
         polyline) echo PolylineFuzz ;;
         gtx) echo GTXGridFuzz ;;
         gzip) echo GzipFuzz ;;
+        photo) echo PhotoMetadataFuzz ;;
         *) echo "unknown target $1 (targets: ${all_targets[*]})" >&2; return 1 ;;
     esac
 }
 
 max_len() {
     case "$1" in
-        sensorlog | sensorlogger | phyphox | geocoder) echo 16384 ;;
+        sensorlog | sensorlogger | phyphox | geocoder | photo) echo 16384 ;;
         coordinates) echo 1024 ;;
         *) echo 4096 ;;
     esac
@@ -229,6 +231,25 @@ PY
             gzip -c -n "$dir/noise.bin" >"$dir/noise.gz"
             head -c 2000000 /dev/zero | gzip -1 -n >"$dir/zeros.gz"
             rm "$dir/noise.bin" "$dir/text.txt"
+            ;;
+        photo)
+            # A tiny JPEG with a phone's EXIF (both byte orders) and a drone's XMP, and a HEIC,
+            # written by Debian's exiftool and heif-enc from a one-colour image.
+            printf 'P6\n16 12\n255\n' >"$dir/grey.ppm"
+            head -c 576 /dev/zero | tr '\0' '\200' >>"$dir/grey.ppm"
+            if gdal_translate -q -of JPEG "$dir/grey.ppm" "$dir/phone.jpg" 2>/dev/null; then
+                rm -f "$dir"/*.aux.xml
+                exiftool -q -overwrite_original -GPSLatitude=46.62 -GPSLatitudeRef=N -GPSLongitude=8.04 -GPSLongitudeRef=E \
+                    -GPSAltitude=1034 -GPSImgDirection=211.3 -GPSImgDirectionRef=M -FocalLengthIn35mmFormat=26 \
+                    -DateTimeOriginal='2026:07:14 09:41:05' -OffsetTimeOriginal=+02:00 -Orientation#=6 "$dir/phone.jpg"
+                cp "$dir/phone.jpg" "$dir/phone-intel.jpg"
+                exiftool -q -overwrite_original -ExifByteOrder=Little-endian -all= -tagsFromFile "$dir/phone.jpg" -all:all "$dir/phone-intel.jpg" || true
+                cp "$dir/phone.jpg" "$dir/drone.jpg"
+                exiftool -q -overwrite_original -XMP-drone-dji:GimbalYawDegree=-12.5 -XMP-drone-dji:GimbalPitchDegree=-30 \
+                    -XMP-drone-dji:AbsoluteAltitude=1450.2 "$dir/drone.jpg" 2>/dev/null || true
+                heif-enc -q 50 -o "$dir/phone.heic" "$dir/phone.jpg" >/dev/null 2>&1 || true
+            fi
+            rm -f "$dir/grey.ppm" "$dir"/*_original
             ;;
         polyline)
             # The first byte picks decoding (even) or encoding (odd) and the precision.

@@ -129,4 +129,44 @@ public enum PhotoFixtures {
         return tiff([(0x010F, .ascii("Apple")), (0x0110, .ascii("iPhone 15")), (0x0112, .short([orientation])),
                      (0x8769, .directory(exif)), (0x8825, .directory(gps))], bigEndian: bigEndian)
     }
+
+    /// A HEIF file as a phone writes one (ISO/IEC 23008-12): `ftyp` (heic), `meta` with the
+    /// primary item, an `Exif` item and an XMP `mime` item located by `iloc` in `mdat`, and the
+    /// primary item's `ispe` size and `irot` rotation (quarter turns anticlockwise). No image data.
+    public static func heif(width: Int, height: Int, rotation: Int = 0, exif: [UInt8]?, xmp: String? = nil) -> [UInt8] {
+        func box(_ type: String, _ body: [UInt8]) -> [UInt8] { be32(body.count + 8) + Array(type.utf8) + body }
+        func full(_ type: String, version: UInt8 = 0, flags: Int = 0, _ body: [UInt8]) -> [UInt8] {
+            box(type, [version, UInt8((flags >> 16) & 0xFF), UInt8((flags >> 8) & 0xFF), UInt8(flags & 0xFF)] + body)
+        }
+        func infe(_ id: Int, _ type: String, name: String, contentType: String? = nil) -> [UInt8] {
+            var body = be16(id) + be16(0) + Array(type.utf8) + Array(name.utf8) + [0]
+            if let contentType { body += Array(contentType.utf8) + [0] }
+            return full("infe", version: 2, body)
+        }
+        let exifPayload = exif.map { be32(6) + Array("Exif\0\0".utf8) + $0 } ?? []
+        let xmpPayload = xmp.map { Array($0.utf8) } ?? []
+        var items = [infe(1, "hvc1", name: "")]
+        if exif != nil { items.append(infe(2, "Exif", name: "")) }
+        if xmp != nil { items.append(infe(3, "mime", name: "", contentType: "application/rdf+xml")) }
+        let iinf = full("iinf", be16(items.count) + items.flatMap { $0 })
+        var properties = [full("ispe", be32(width) + be32(height))]
+        if rotation != 0 { properties.append(box("irot", [UInt8(rotation & 3)])) }
+        let ipco = box("ipco", properties.flatMap { $0 })
+        let associations: [UInt8] = [UInt8(properties.count)] + (1...properties.count).map { UInt8(0x80 | $0) }
+        let ipma = full("ipma", be32(1) + be16(1) + associations)
+        let iprp = box("iprp", ipco + ipma)
+        let ftyp = box("ftyp", Array("heic".utf8) + be32(0) + Array("mif1heic".utf8))
+        /// `iloc` for the given data offsets (filled in once the layout is known).
+        func iloc(_ exifOffset: Int, _ xmpOffset: Int) -> [UInt8] {
+            var entries: [[UInt8]] = [be16(1) + be16(0) + be16(1) + be32(0) + be32(0)]
+            if exif != nil { entries.append(be16(2) + be16(0) + be16(1) + be32(exifOffset) + be32(exifPayload.count)) }
+            if xmp != nil { entries.append(be16(3) + be16(0) + be16(1) + be32(xmpOffset) + be32(xmpPayload.count)) }
+            return full("iloc", [0x44, 0x00] + be16(entries.count) + entries.flatMap { $0 })
+        }
+        let hdlr = full("hdlr", be32(0) + Array("pict".utf8) + [UInt8](repeating: 0, count: 13))
+        let pitm = full("pitm", be16(1))
+        func meta(_ exifOffset: Int, _ xmpOffset: Int) -> [UInt8] { full("meta", hdlr + pitm + iloc(exifOffset, xmpOffset) + iinf + iprp) }
+        let head = ftyp.count + meta(0, 0).count + 8
+        return ftyp + meta(head, head + exifPayload.count) + box("mdat", exifPayload + xmpPayload)
+    }
 }

@@ -34,6 +34,9 @@ public struct PhotoRenderer {
     /// of the width), `poleWidth` pixels wide.
     public var pole: (x: Double, top: Double, width: Double)?
     public var seed: UInt64 = 1
+    /// A flat horizon at this apparent elevation angle (degrees) in place of the DEM's skyline:
+    /// a sea with nothing on it.
+    public var flatHorizon: Double?
 
     public static let azimuthStep = 0.02
 
@@ -113,7 +116,7 @@ public struct PhotoRenderer {
                 ground = (ground.0 + texture, ground.1 + texture, ground.2 + texture)
                 // The share of this pixel above the skyline.
                 var share = 0.0
-                if let s = angle(view.azimuth, { $0.elevationAngle }) {
+                if let s = flatHorizon ?? angle(view.azimuth, { $0.elevationAngle }) {
                     share = min(max(0.5 + (elevation - s) / pixelAngle, 0), 1)
                 } else {
                     share = elevation > 0 ? 1 : 0

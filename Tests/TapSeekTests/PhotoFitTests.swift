@@ -10,7 +10,7 @@ import TapSeekTestSupport
 struct PhotoFitTests {
     static func locator() throws -> Locator {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
-        return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path), geoid: try Geoid())
+        return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal), geoid: try Geoid())
     }
 
     /// A 26 mm-equivalent phone camera, 4:3, rendered small.
@@ -32,6 +32,10 @@ struct PhotoFitTests {
     static let clear = [
         Scene(name: "Kala Patthar toward Everest", location: kalaPatthar, truth: CameraOrientation(heading: 84, pitch: 9, roll: -2), compassError: 14),
         Scene(name: "Kala Patthar toward Pumori", location: kalaPatthar, truth: CameraOrientation(heading: 330, pitch: 14, roll: 3), compassError: -8),
+        Scene(name: "Appenzell toward the Säntis", location: .init(latitude: 47.3306, longitude: 9.4086, altitude: 790),
+              truth: CameraOrientation(heading: 222, pitch: 6, roll: 1), compassError: 19),
+        Scene(name: "Grindelwald toward the Eiger", location: .init(latitude: 46.6240, longitude: 8.0410, altitude: 1040),
+              truth: CameraOrientation(heading: 208, pitch: 22, roll: -1.5), compassError: -12),
     ]
 
     static func metadata(_ scene: Scene, heading: Double?) -> PhotoMetadata {
@@ -60,5 +64,78 @@ struct PhotoFitTests {
         #expect(abs(c.pitch - scene.truth.pitch) < 0.2, "pitch \(c.pitch) vs \(scene.truth.pitch)")
         #expect(abs(c.roll - scene.truth.roll) < 0.5, "roll \(c.roll) vs \(scene.truth.roll)")
         #expect((result.skyline?.coverage ?? 0) > 0.8)
+    }
+
+    @Test(arguments: clear.prefix(2))
+    func withoutACompassTheWholeCircleIsSearched(scene: Scene) throws {
+        let locator = try Self.locator()
+        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera).render(locator: locator)
+        let result = locator.photo(Self.metadata(scene, heading: nil), pixels: image)
+        #expect(result.status == .calibrated, "\(result.warnings)")
+        let c = try #require(result.calibration)
+        #expect(abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2, "heading \(c.heading) vs \(scene.truth.heading)")
+        #expect(result.sources?.heading == .skyline)
+    }
+
+    /// A tap on Everest's face, 4 px below its summit: the calibrated photo's target lies within
+    /// max(50 m, 1 % of the distance) of the target the true orientation gives.
+    @Test func aTapOnACalibratedPhotoLandsWhereTheTrueOrientationPoints() throws {
+        let locator = try Self.locator()
+        let scene = Self.clear[0]
+        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera).render(locator: locator)
+        let eye = GeodeticPosition(latitude: scene.location.latitude, longitude: scene.location.longitude,
+                                   height: scene.location.altitude! + locator.geoid.undulation(latitude: scene.location.latitude, longitude: scene.location.longitude))
+        let summit = GeodeticPosition(latitude: Self.everest.latitude, longitude: Self.everest.longitude,
+                                      height: Self.everest.elevation + locator.geoid.undulation(latitude: Self.everest.latitude, longitude: Self.everest.longitude))
+        let view = TargetSight(eye: eye, target: summit, refraction: MarchSettings.defaultRefraction).view
+        let pixel = try #require(scene.truth.pixel(of: view.enu, camera: Self.camera))
+        let tap = Reading.Pixel(x: pixel.x, y: pixel.y + 4)
+        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)), pixels: image, taps: [tap])
+        #expect(result.status == .calibrated)
+        let target = try #require(result.taps.first?.target)
+        var truthReading = Reading(location: scene.location,
+                                   orientation: .init(heading: scene.truth.heading, pitch: scene.truth.pitch, roll: scene.truth.roll),
+                                   camera: .init(horizontalFOV: Self.camera.horizontalFOV, imageWidth: 800, imageHeight: 600), tap: tap)
+        truthReading.id = "truth"
+        let truth = try #require(locator.locate(truthReading).target)
+        let miss = Geodesic.inverse(latitude1: target.latitude, longitude1: target.longitude, latitude2: truth.latitude, longitude2: truth.longitude).distance
+        #expect(miss < max(50, 0.01 * truth.distance), "the tap landed \(miss) m from the true target \(truth.distance) m away")
+        // And it is Everest: on its summit pyramid, within 400 m of the top.
+        let fromSummit = Geodesic.inverse(latitude1: target.latitude, longitude1: target.longitude, latitude2: Self.everest.latitude, longitude2: Self.everest.longitude).distance
+        #expect(fromSummit < 400, "\(fromSummit) m from the summit")
+        #expect(result.peaks.contains { abs($0.latitude - Self.everest.latitude) < 0.005 && abs($0.longitude - Self.everest.longitude) < 0.005 })
+    }
+
+    /// Photos where no trustworthy skyline can be had: each is refused (uncalibrated), or
+    /// calibrated within 1° of the truth — never calibrated wrong.
+    @Test func hardPhotosAreRefusedOrRight() throws {
+        let locator = try Self.locator()
+        let scene = Self.clear[0]
+        let given = normalizedAzimuth(scene.truth.heading + scene.compassError)
+        var fog = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        fog.fog = 0.97
+        var clouds = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        clouds.clouds = [.init(azimuth: scene.truth.heading - 8, elevation: 14, width: 14, height: 8),
+                         .init(azimuth: scene.truth.heading + 14, elevation: 16, width: 10, height: 7)]
+        var sea = PhotoRenderer(location: scene.location, orientation: CameraOrientation(heading: scene.truth.heading, pitch: 2, roll: 0), camera: Self.camera)
+        sea.flatHorizon = -2
+        var elsewhere = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        elsewhere.location = Reading.Location(latitude: 27.9957, longitude: 86.8285 + 0.03, altitude: 5400)
+        let cases: [(String, PhotoRenderer, mustRefuse: Bool)] = [("fog", fog, true), ("clouds on the ridge", clouds, false),
+                                                                  ("a flat sea horizon", sea, true), ("taken 3 km away", elsewhere, false)]
+        for (name, renderer, mustRefuse) in cases {
+            let image = try renderer.render(locator: locator)
+            for heading in [given, nil] {
+                let result = locator.photo(Self.metadata(scene, heading: heading), pixels: image)
+                if let c = result.calibration {
+                    #expect(!mustRefuse, "\(name): calibrated to \(c.heading)°")
+                    #expect(abs(remainder(c.heading - renderer.orientation.heading, 360)) < 1, "\(name): calibrated \(c.heading)° vs \(renderer.orientation.heading)°")
+                    #expect(abs(c.pitch - renderer.orientation.pitch) < 1, "\(name): pitch \(c.pitch)°")
+                } else {
+                    #expect(result.status == .uncalibrated)
+                    #expect(result.warnings.contains { $0.code == .noSkyline || $0.code == .calibrationRefused }, "\(name): \(result.warnings)")
+                }
+            }
+        }
     }
 }

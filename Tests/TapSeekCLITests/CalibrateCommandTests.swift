@@ -71,6 +71,38 @@ struct CalibrateCommandTests {
         #expect(usage.status == 2 && usage.stderr.contains("--skyline-range"), "\(usage.stderr)")
     }
 
+    /// The README's example trace moved 1, 2, 3 and 5 km in eight directions (its skyline then
+    /// belongs to another place): each is refused, or finds the true 10° compass error —
+    /// never another heading with confidence. Unmoved, it still finds the 10°.
+    @Test func aTraceFromAFewKilometresAwayIsNeverConfidentlyWrong() throws {
+        let example = CLIRunner.packageRoot.appendingPathComponent("examples/calibrate-cross-mountain.json")
+        let dem = CLIRunner.packageRoot.appendingPathComponent("dem").path
+        var reading = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: example)) as? [String: Any])
+        let location = try #require(reading["location"] as? [String: Any])
+        let latitude = try #require(location["latitude"] as? Double), longitude = try #require(location["longitude"] as? Double)
+        var refused = 0
+        for kilometres in [0.0, 1, 2, 3, 5] {
+            for direction in stride(from: 0.0, to: 360, by: kilometres == 0 ? 360 : 45) {
+                var moved = location
+                let a = direction * .pi / 180
+                moved["latitude"] = latitude + kilometres * 1000 * cos(a) / 111_195
+                moved["longitude"] = longitude + kilometres * 1000 * sin(a) / (111_195 * cos(latitude * .pi / 180))
+                reading["location"] = moved
+                let input = String(decoding: try JSONSerialization.data(withJSONObject: reading), as: UTF8.self)
+                let result = try CLIRunner.run(["calibrate", "-", "--dem", dem, "--skyline-range", "20000"], stdin: input)
+                if kilometres == 0 { #expect(result.status == 0, "\(result.stderr)") }
+                guard result.status == 0 else {
+                    #expect(result.status == 1 && result.stderr.contains("calibrate: "), "\(result.stderr)")
+                    refused += 1
+                    continue
+                }
+                let correction = try #require(try Self.json(result.stdout)["correction"] as? [String: Double])
+                #expect(abs((correction["heading"] ?? 0) - 10) < 1, "\(kilometres) km toward \(direction)°: \(result.stdout)")
+            }
+        }
+        #expect(refused >= 28, "only \(refused) of 32 moved traces refused")
+    }
+
     @Test func calibrateFindsATenDegreeCompassError() throws {
         let skyline = try Self.trueSkyline()
         let result = try Self.run(["calibrate"], stdin: Self.reading(heading: 232, skyline: skyline))

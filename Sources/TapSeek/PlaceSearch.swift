@@ -59,10 +59,27 @@ public struct PlaceSearch: Sendable {
         }
     }
 
-    /// The best match of a name as an aim target (its elevation the DEM's), for
-    /// ``Locator/aim(_:resolve:)``.
-    public func target(named name: String) -> AimRequest.Target? {
-        guard let best = index.search(name, options: .init(limit: 1)).first else { return nil }
-        return .position(latitude: best.latitude, longitude: best.longitude, elevation: nil, name: best.name)
+    /// Places of the name considered for an aim target: enough that the one near the observer
+    /// is among them when many places share the name (the ranking puts larger places first).
+    static let aimCandidates = 100
+
+    /// An aim target by name, for ``Locator/aim(_:resolve:)``: the place nearest the observer
+    /// (degrees) whose name — one of its names in the index — is exactly `name` after
+    /// normalisation (``SearchKey/normalized(_:)``), within ``AimRequest/nameSearchRadius``; its
+    /// elevation the DEM's. A match that forgives typing errors, or lies farther, is not taken:
+    /// "Säntis" is not Santos in Brazil. Then the closest matches come back for the message.
+    public func target(named name: String, near latitude: Double, _ longitude: Double) -> AimRequest.NameLookup {
+        let matches = index.search(name, options: .init(limit: Self.aimCandidates, near: (latitude, longitude)))
+        // Quality 1 and 0.97 are exact matches of a place's own name or of another of its names.
+        let exact = matches.filter { $0.score >= 0.97 }
+        if let nearest = exact.min(by: { ($0.distance ?? .infinity) < ($1.distance ?? .infinity) }),
+           let distance = nearest.distance, distance <= AimRequest.nameSearchRadius {
+            return .found(.position(latitude: nearest.latitude, longitude: nearest.longitude, elevation: nil, name: nearest.name))
+        }
+        // Exact names first (nearest first), then the search's own order.
+        let offered = exact.sorted { ($0.distance ?? .infinity) < ($1.distance ?? .infinity) } + matches.filter { $0.score < 0.97 }
+        return .notFound(candidates: offered.prefix(3).map {
+            AimRequest.Candidate(name: $0.name, isoCountryCode: $0.isoCountryCode, distance: $0.distance ?? .nan)
+        })
     }
 }

@@ -10,7 +10,8 @@ struct AimCommand: AsyncParsableCommand {
         abstract: "Where to look for a known place, and whether terrain hides it.",
         discussion: """
             Reads {"location":{…},"orientation"?:{…},"camera"?:{…},"target":{"latitude","longitude","elevation"?}} \
-            (or "target":{"name":"Eiger"}, resolved by the place search) and prints {"target","azimuth",\
+            (or "target":{"name":"Grindelwald"}: the place of exactly that name nearest the observer, within 500 km, \
+            from the place search, which knows localities, not summits) and prints {"target","azimuth",\
             "elevationAngle","distance","slantRange","visible","blockedBy"?,"pixel"?,"observer","warnings"}: the \
             apparent (refracted) direction of the target, whether the sightline meets terrain more than \
             max(30 m, 0.5 % of the slant range) short of it and where, and with an orientation and a camera \
@@ -113,8 +114,8 @@ struct AimCommand: AsyncParsableCommand {
 
 /// How `aim` resolves a target's name: the place search, when its index is built.
 enum PlaceSearchOption {
-    static func resolver() -> (@Sendable (String) -> AimRequest.Target?)? {
+    static func resolver() -> (@Sendable (String, Double, Double) -> AimRequest.NameLookup)? {
         guard let search = try? PlaceSearch.default() else { return nil }
-        return { search.target(named: $0) }
+        return { search.target(named: $0, near: $1, $2) }
     }
 }

@@ -11,7 +11,13 @@ struct LocateOptions: ParsableArguments {
     @Option(parsing: .unconditional, help: "Distance between the terrain samples of the profile (--plot, GeoJSON), metres; the march itself is exact.")
     var step: Double = MarchSettings.defaultStep
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Largest ground distance of the DEM's skyline that a calibration (or `skyline`) matches, metres (default: the horizon range of the highest terrain). Only azimuths whose skyline the DEM settles are matched; with a DEM smaller than the range few are: a smaller range states that farther terrain does not show.", valueName: "m"))
+    var skylineRange: Double?
+
     func validate() throws {
+        if let skylineRange, !MarchSettings.skylineRangeLimits.contains(skylineRange) {
+            throw ValidationError("--skyline-range must be within \(MarchSettings.skylineRangeLimits) metres, got \(skylineRange)")
+        }
         guard MarchSettings.refractionRange.contains(refraction) else {
             throw ValidationError("--refraction must be within \(MarchSettings.refractionRange), got \(refraction)")
         }
@@ -21,7 +27,8 @@ struct LocateOptions: ParsableArguments {
     }
 
     func locator(recordsProfile: Bool = false) throws -> Locator {
-        try Self.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction, step: step, recordsProfile: recordsProfile))
+        try Self.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction, step: step, recordsProfile: recordsProfile,
+                                                                         skylineRange: skylineRange))
     }
 
     /// A locator over the DEM with the EGM96 geoid and, when the index is built, placemarks.

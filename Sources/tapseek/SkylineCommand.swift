@@ -9,8 +9,9 @@ struct SkylineCommand: ParsableCommand {
         abstract: "Where the DEM's skyline appears in a reading's camera image.",
         discussion: """
             Projects the skyline (searched every 0.05° of azimuth across the view) into the image of the \
-            reading's camera under its own orientation and prints {"skyline":[{"x","y"},…]}: the pixels \
-            inside the image, left to right, at most --points of them. For drawing the terrain's outline \
+            reading's camera under its own orientation and prints {"skyline":[{"x","y"},…],"warnings":[…]}: the \
+            pixels inside the image, left to right, at most --points of them; none where the DEM ends before \
+            it settles the skyline (a warning counts those azimuths). For drawing the terrain's outline \
             over the camera picture, or as a trace for `tapseek calibrate`.
             """
     )
@@ -35,11 +36,15 @@ struct SkylineCommand: ParsableCommand {
         let reading = try LocateCommand.readReading(file)
         guard reading.camera != nil else { throw InputError("reading: camera is missing; the skyline's pixels need it") }
         let locator = try options.locator()
-        let pixels: [Reading.Pixel]
+        let pixels: [Reading.Pixel], unsettled: Int, azimuths: Int
         do {
-            pixels = try locator.skylinePixels(of: reading, jobs: jobs)
+            (pixels, unsettled, azimuths) = try locator.skylineInImage(of: reading, jobs: jobs)
         } catch {
             throw InputError(error.message)
+        }
+        var warnings: [String] = []
+        if unsettled > 0 {
+            warnings.append("\(unsettled) of \(azimuths) azimuths across the image have no skyline drawn: the DEM has no data there or ends before it settles the skyline (fetch the tiles around the view)")
         }
         let kept = pixels.count <= points ? pixels : (0..<points).map { pixels[$0 * pixels.count / points] }
         var out = OutputBuffer()
@@ -52,7 +57,9 @@ struct SkylineCommand: ParsableCommand {
             out.appendFixed(p.y, decimals: 1)
             out.append("}")
         }
-        out.append("]}")
+        out.append("],\"warnings\":")
+        out.appendJSON(warnings)
+        out.append("}")
         out.newline()
         out.flush()
     }

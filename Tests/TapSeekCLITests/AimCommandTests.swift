@@ -83,6 +83,35 @@ struct AimCommandTests {
         #expect(result.stderr == message)
     }
 
+    /// A name is the place of exactly that name nearest the observer, within 500 km; a fuzzy
+    /// match (Säntis → Santos, Brazil; Everest → Everett, Washington) or a far one is
+    /// `not-found`, naming the closest matches with their distances. Grindelwald's coordinates,
+    /// 46°37′29″ N 8°02′02″ E (Wikipedia), come back from Appenzell; from Tennessee the same name
+    /// lies 7 000 km away and is refused.
+    @Test(.enabled(if: SharedData.exists(SharedData.projectRoot.appendingPathComponent("data/build/search-index.bin")) || SharedData.isCI,
+                   "search index not built: run scripts/build-search-index.sh"))
+    func aimByNameTakesOnlyAnExactNameNearTheObserver() throws {
+        func request(_ name: String, _ latitude: Double = 47.3306, _ longitude: Double = 9.4086) -> String {
+            #"{"location":{"latitude":\#(latitude),"longitude":\#(longitude)},"target":{"name":"\#(name)"}}"#
+        }
+        for (name, offered) in [("Säntis", "Santos (BR, "), ("Everest", "Everett (US, ")] {
+            let result = try Self.run([], stdin: request(name))
+            // As for any request that decodes: the error record on stdout, one line on stderr.
+            #expect(result.status == 1)
+            #expect((try Self.json(result.stdout)["error"] as? [String: String])?["code"] == "not-found")
+            #expect(result.stderrLines.count == 1 && result.stderr.contains("target.name \"\(name)\" names no place within 500 km of the observer"),
+                    "\(result.stderr)")
+            #expect(result.stderr.contains(offered), "\(result.stderr)")
+        }
+        let found = try Self.run([], stdin: request("grindelwald"))
+        #expect(found.status == 0, "\(found.stderr)")
+        let target = try #require(try Self.json(found.stdout)["target"] as? [String: Any])
+        #expect(abs((target["latitude"] as? Double ?? 0) - 46.6247) < 0.01 && abs((target["longitude"] as? Double ?? 0) - 8.0339) < 0.01)
+        #expect(target["name"] as? String == "Grindelwald")
+        let far = try Self.run([], stdin: request("Grindelwald", 36.34, -84.18))
+        #expect(far.status == 1 && far.stderr.contains("Grindelwald (CH, 7"), "\(far.stderr)")
+    }
+
     @Test func usageErrors() throws {
         #expect(try Self.run(["--batch", "--plot", "x.svg"], stdin: "").status == 2)
         #expect(try Self.run(["--batch", "--format", "geojson"], stdin: "").status == 2)

@@ -37,6 +37,72 @@ struct CalibrateCommandTests {
         return String(decoding: data, as: UTF8.self)
     }
 
+    /// From the Säntis's summit (2 505 m) looking east, every sightline leaves the tile before
+    /// the skyline is settled: `skyline` draws no pixel on the tile's edge and says why.
+    @Test func skylineDrawsNothingWhereTheDEMDoesNotSettleIt() throws {
+        let reading = """
+            {"location":{"latitude":47.2493,"longitude":9.3433,"altitude":2505},"orientation":{"heading":62,"pitch":0},\
+            "camera":{"horizontalFOV":63.7,"imageWidth":4032,"imageHeight":3024}}
+            """
+        let result = try Self.run(["skyline", "-"], stdin: reading)
+        #expect(result.status == 0, "\(result.stderr)")
+        let out = try Self.json(result.stdout)
+        #expect((out["skyline"] as? [Any])?.isEmpty == true, "\(result.stdout.prefix(300))")
+        let warnings = try #require(out["warnings"] as? [String])
+        #expect(warnings.count == 1 && warnings[0].contains("ends before it settles the skyline"), "\(warnings)")
+    }
+
+    /// The README's worked example on the default DEM (dem/jacksboro.tif, which ends 20 km south
+    /// of the observer): the compass is 10° off (186.1° for the 196.1° of
+    /// examples/cross-mountain.json). Over the horizon range the DEM settles no traced azimuth
+    /// and the calibration is refused, saying so; stating that nothing beyond 20 km shows, it
+    /// finds the 10°.
+    @Test func calibrationOnASmallDEMNeedsASkylineRangeItHolds() throws {
+        let example = CLIRunner.packageRoot.appendingPathComponent("examples/calibrate-cross-mountain.json").path
+        let dem = CLIRunner.packageRoot.appendingPathComponent("dem").path
+        let open = try CLIRunner.run(["calibrate", example, "--dem", dem])
+        #expect(open.status == 1 && open.stdout.isEmpty)
+        #expect(open.stderr.contains("40 of 40 skyline points look where the DEM does not settle the skyline"), "\(open.stderr)")
+        let held = try CLIRunner.run(["calibrate", example, "--dem", dem, "--skyline-range", "20000"])
+        #expect(held.status == 0, "\(held.stderr)")
+        let correction = try #require(try Self.json(held.stdout)["correction"] as? [String: Double])
+        #expect(abs((correction["heading"] ?? 0) - 10) < 0.1, "\(held.stdout)")
+        let usage = try CLIRunner.run(["calibrate", example, "--dem", dem, "--skyline-range", "0"])
+        #expect(usage.status == 2 && usage.stderr.contains("--skyline-range"), "\(usage.stderr)")
+    }
+
+    /// The README's example trace moved 1, 2, 3 and 5 km in eight directions (its skyline then
+    /// belongs to another place): each is refused, or finds the true 10° compass error —
+    /// never another heading with confidence. Unmoved, it still finds the 10°.
+    @Test func aTraceFromAFewKilometresAwayIsNeverConfidentlyWrong() throws {
+        let example = CLIRunner.packageRoot.appendingPathComponent("examples/calibrate-cross-mountain.json")
+        let dem = CLIRunner.packageRoot.appendingPathComponent("dem").path
+        var reading = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: example)) as? [String: Any])
+        let location = try #require(reading["location"] as? [String: Any])
+        let latitude = try #require(location["latitude"] as? Double), longitude = try #require(location["longitude"] as? Double)
+        var refused = 0
+        for kilometres in [0.0, 1, 2, 3, 5] {
+            for direction in stride(from: 0.0, to: 360, by: kilometres == 0 ? 360 : 45) {
+                var moved = location
+                let a = direction * .pi / 180
+                moved["latitude"] = latitude + kilometres * 1000 * cos(a) / 111_195
+                moved["longitude"] = longitude + kilometres * 1000 * sin(a) / (111_195 * cos(latitude * .pi / 180))
+                reading["location"] = moved
+                let input = String(decoding: try JSONSerialization.data(withJSONObject: reading), as: UTF8.self)
+                let result = try CLIRunner.run(["calibrate", "-", "--dem", dem, "--skyline-range", "20000"], stdin: input)
+                if kilometres == 0 { #expect(result.status == 0, "\(result.stderr)") }
+                guard result.status == 0 else {
+                    #expect(result.status == 1 && result.stderr.contains("calibrate: "), "\(result.stderr)")
+                    refused += 1
+                    continue
+                }
+                let correction = try #require(try Self.json(result.stdout)["correction"] as? [String: Double])
+                #expect(abs((correction["heading"] ?? 0) - 10) < 1, "\(kilometres) km toward \(direction)°: \(result.stdout)")
+            }
+        }
+        #expect(refused >= 28, "only \(refused) of 32 moved traces refused")
+    }
+
     @Test func calibrateFindsATenDegreeCompassError() throws {
         let skyline = try Self.trueSkyline()
         let result = try Self.run(["calibrate"], stdin: Self.reading(heading: 232, skyline: skyline))

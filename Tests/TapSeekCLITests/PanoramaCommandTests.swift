@@ -31,7 +31,38 @@ struct PanoramaCommandTests {
         let peaks = try #require(panorama["peaks"] as? [[String: Any]])
         // Everest (8 849 m) is among the peaks.
         #expect(peaks.contains { abs(($0["elevation"] as? Double ?? 0) - 8849) < 30 })
-        #expect((panorama["warnings"] as? [String])?.isEmpty == true)
+        // Every entry says whether its skyline is settled; the tile ends 500 m to the north.
+        #expect(skyline.allSatisfy { $0["complete"] is Bool })
+        #expect(skyline.first?["complete"] as? Bool == false)
+        #expect(panorama["warningCodes"] as? [String] == ["left-dem"], "\(panorama["warnings"] ?? "")")
+    }
+
+    /// From the Säntis's summit at 2 505 m every azimuth leaves the tile N47E009 (47–48° N,
+    /// 9–10° E) unsettled: each entry says `"complete":false`, no peak is listed (none on the
+    /// border at longitude 10), a warning counts them; GeoJSON marks the skyline feature, and
+    /// the picture hatches the sky of those azimuths.
+    @Test func panoramaMarksAzimuthsThatReachTheDEMEdge() throws {
+        let folder = try SharedData.temporaryDirectory("panorama-edge")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let svgURL = folder.appendingPathComponent("p.svg")
+        let result = try Self.run(["47.2493", "9.3433", "--altitude", "2505", "--azimuth-step", "1", "--svg", svgURL.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let panorama = try Self.json(result.stdout)
+        let skyline = try #require(panorama["skyline"] as? [[String: Any]])
+        #expect(skyline.count == 360 && skyline.allSatisfy { $0["complete"] as? Bool == false })
+        #expect(skyline.contains { abs(($0["longitude"] as? Double ?? 0) - 10) < 1e-4 })
+        #expect((panorama["peaks"] as? [Any])?.isEmpty == true)
+        let codes = try #require(panorama["warningCodes"] as? [String]), warnings = try #require(panorama["warnings"] as? [String])
+        let edge = try #require(codes.firstIndex(of: "left-dem"))
+        #expect(warnings[edge].hasPrefix("360 of 360 azimuths reach the edge of the DEM"), "\(warnings[edge])")
+        let svg = try String(contentsOf: svgURL, encoding: .utf8)
+        #expect(svg.contains("class=\"incomplete\""))
+
+        let geojson = try Self.run(["47.2493", "9.3433", "--altitude", "2505", "--azimuth-step", "1", "--format", "geojson"])
+        let features = try #require(try Self.json(geojson.stdout)["features"] as? [[String: Any]])
+        let skylines = features.compactMap { $0["properties"] as? [String: Any] }.filter { $0["role"] as? String == "skyline" }
+        #expect(skylines.count == 1 && skylines.first?["complete"] as? Bool == false)
+        #expect(!features.contains { ($0["properties"] as? [String: Any])?["role"] as? String == "peak" })
     }
 
     /// Negative coordinates are plain arguments, and negative option values are values; the 1″
@@ -76,10 +107,18 @@ struct PanoramaCommandTests {
         try SharedData.run("rsvg-convert", ["-f", "png", "-o", png.path, svgURL.path])
         var probes: [(x: Int, y: Int, sky: Bool)] = []
         let angles = try skyline.map { try #require($0["elevationAngle"] as? Double) }
+        let complete = skyline.map { $0["complete"] as? Bool == true }
+        var hatched: [(x: Int, y: Int)] = []
         for azimuth in stride(from: 5, to: 360, by: 10) {
             // Where the skyline is smooth over ±1° (a pixel column spans 0.25°) and no peak's
-            // marker is near, 8 px above and below it.
+            // marker is near, 8 px above and below it; above an unsettled skyline, hatching.
             let i = azimuth * 10, angle = angles[i]
+            guard (i - 10...i + 10).allSatisfy({ complete[($0 + 3600) % 3600] }) else {
+                if (i - 10...i + 10).allSatisfy({ !complete[($0 + 3600) % 3600] }) {
+                    hatched.append((Int(left + (Double(azimuth) + 0.05) * perAzimuth), Int(top + 4)))
+                }
+                continue
+            }
             guard (i - 10...i + 10).allSatisfy({ abs(angles[($0 + 3600) % 3600] - angle) < 8 / perElevation }),
                   !peakAzimuths.contains(where: { abs($0 - Double(azimuth)) < 2 }) else { continue }
             let x = Int(left + (Double(azimuth) + 0.05) * perAzimuth), y = top + (topAngle - angle) * perElevation
@@ -87,6 +126,10 @@ struct PanoramaCommandTests {
             probes.append((x, Int(y + 8), false))
         }
         #expect(probes.count >= 10, "only \(probes.count / 2) smooth azimuths")
+        #expect(hatched.count >= 5, "only \(hatched.count) unsettled azimuths")
+        // The hatching's tone has no sky's blue in it (sky: blue exceeds red by more than 20).
+        let hatching = try Self.pixels(of: png, at: hatched.flatMap { p in (0..<8).map { (p.x + $0, p.y) } })
+        #expect(hatching.contains { $0.2 - $0.0 < 20 }, "no hatching above unsettled azimuths: \(hatching)")
         let pixels = try Self.pixels(of: png, at: probes.map { ($0.x, $0.y) })
         for (probe, rgb) in zip(probes, pixels) {
             let blueness = rgb.2 - rgb.0

@@ -89,7 +89,7 @@ struct PanoramaJSONTests {
         let point = Panorama.Point(azimuth: 10, elevationAngle: 1.23456789, distance: 1234.5678, latitude: 46.123456789,
                                    longitude: 8.1, elevation: 2500.004, layers: [])
         let empty = Panorama.Point(azimuth: 20.5, elevationAngle: nil, distance: .nan, latitude: .nan, longitude: .nan,
-                                   elevation: .nan, layers: [])
+                                   elevation: .nan, layers: [], complete: false)
         var panorama = Panorama(eye: GeodeticPosition(latitude: 46, longitude: 8, height: 600),
                                 settings: .init(azimuthStep: 10.5, refraction: 0.13), range: 100_000.004, skyline: [point, empty],
                                 crossedVoid: false)
@@ -99,14 +99,14 @@ struct PanoramaJSONTests {
                                     panorama: panorama, warnings: [Warning(.voidOnSightline, "w")])
         let json = String(decoding: try CompactJSONEncoder().encode(result), as: UTF8.self)
         #expect(json == #"{"observer":{"latitude":46,"longitude":8,"altitude":552.5,"groundElevation":null},"refraction":0.13,"azimuthStep":10.5,"range":100000,"# +
-                #""skyline":[{"azimuth":10,"elevationAngle":1.234568,"distance":1234.57,"latitude":46.1234568,"longitude":8.1,"elevation":2500},"# +
-                #"{"azimuth":20.5,"elevationAngle":null}],"peaks":[{"azimuth":10,"elevationAngle":1.5,"distance":2000,"latitude":46.2,"# +
+                #""skyline":[{"azimuth":10,"elevationAngle":1.234568,"distance":1234.57,"latitude":46.1234568,"longitude":8.1,"elevation":2500,"# +
+                #""complete":true},{"azimuth":20.5,"elevationAngle":null,"complete":false}],"peaks":[{"azimuth":10,"elevationAngle":1.5,"distance":2000,"latitude":46.2,"# +
                 #""longitude":8.2,"elevation":3000,"prominence":0.25,"name":"Eiger"}],"warnings":["w"],"warningCodes":["void-on-sightline"]}"#)
 
         // The skyline and peaks read back to the same JSON (the per-layer skylines are the
         // picture's, not the JSON's).
         let skyline = try JSONDecoder().decode([Panorama.Point].self, from: try Self.json(panorama.skyline))
-        #expect(skyline.count == 2 && skyline[0].elevationAngle == 1.234568 && skyline[0].latitude == 46.1234568 && skyline[1].elevationAngle == nil && skyline[1].distance.isNaN)
+        #expect(skyline.count == 2 && skyline[0].elevationAngle == 1.234568 && skyline[0].latitude == 46.1234568 && skyline[1].elevationAngle == nil && skyline[1].distance.isNaN && skyline[0].complete && !skyline[1].complete)
         #expect(try CompactJSONEncoder().encode(skyline) == CompactJSONEncoder().encode(panorama.skyline))
         #expect(try JSONDecoder().decode([Panorama.Peak].self, from: try Self.json(panorama.peaks)) == panorama.peaks)
     }

@@ -122,12 +122,27 @@ struct AimTests {
         let observer = Reading(location: .init(latitude: 47.3306, longitude: 9.4086))
         let named = locator.aim(AimRequest(observer: observer, target: .named("Säntis")))
         #expect(named.error?.message == "target.name needs the place-search index (run scripts/setup.sh)")
-        let unknown = locator.aim(AimRequest(observer: observer, target: .named("Nowhere")), resolve: { _ in nil })
+        let unknown = locator.aim(AimRequest(observer: observer, target: .named("Nowhere")), resolve: { _, _, _ in .notFound(candidates: []) })
         #expect(unknown.error?.code == .notFound)
         let same = locator.aim(AimRequest(observer: observer, target: .position(latitude: 47.3306, longitude: 9.4086, elevation: nil, name: nil)))
         #expect(same.error?.message == "the target is the observer's own position")
         let outside = locator.aim(AimRequest(observer: observer, target: .position(latitude: 10, longitude: 10, elevation: nil, name: nil)))
         #expect(outside.error?.code == .outsideDEM)
+    }
+
+    /// A name is looked up near the observer: the resolver is handed the observer's
+    /// coordinates, and a name it cannot place there is `not-found` with the closest matches and
+    /// their distances in the message.
+    @Test func aNameIsLookedUpNearTheObserver() throws {
+        let locator = try Self.locator()
+        let observer = Reading(location: .init(latitude: 47.3306, longitude: 9.4086))
+        let asked = Locked<[Double]>([])
+        let result = locator.aim(AimRequest(observer: observer, target: .named("Säntis")), resolve: { _, latitude, longitude in
+            asked.withLock { $0 = [latitude, longitude] }
+            return .notFound(candidates: [.init(name: "Santos", isoCountryCode: "BR", distance: 9_660_400)])
+        })
+        #expect(asked.withLock { $0 } == [47.3306, 9.4086])
+        #expect(result.error == LocateResult.Failure(code: .notFound, message: "target.name \"Säntis\" names no place within 500 km of the observer; closest matches: Santos (BR, 9660 km); give target.latitude and target.longitude"))
     }
 
     /// A name resolved to a place of another name (the place search forgives typing errors) is
@@ -136,9 +151,9 @@ struct AimTests {
         let locator = try Self.locator()
         let observer = Reading(location: .init(latitude: 47.3306, longitude: 9.4086))
         let saentis = AimRequest.Target.position(latitude: 47.2494, longitude: 9.3433, elevation: nil, name: "Säntis")
-        let exact = locator.aim(AimRequest(observer: observer, target: .named("santis")), resolve: { _ in saentis })
+        let exact = locator.aim(AimRequest(observer: observer, target: .named("santis")), resolve: { _, _, _ in .found(saentis) })
         #expect(exact.error == nil && exact.warnings.isEmpty, "case and accents aside the name is the same")
-        let near = locator.aim(AimRequest(observer: observer, target: .named("Santos")), resolve: { _ in saentis })
+        let near = locator.aim(AimRequest(observer: observer, target: .named("Santos")), resolve: { _, _, _ in .found(saentis) })
         #expect(near.error == nil && near.target?.name == "Säntis")
         #expect(near.warnings == [Warning(.nameMismatch, "target.name \"Santos\" is not the name of the place aimed at: the place search's best match is Säntis; give latitude and longitude to aim elsewhere")])
     }

@@ -36,8 +36,17 @@ struct CalibrationTests {
               truth: CameraOrientation(heading: 208, pitch: 24, roll: 0), error: (-9, 1.5, -3), tap: .init(x: 2016, y: 1900)),
     ]
 
-    /// The true skyline's pixels under the scene's true orientation.
+    /// The true skyline's pixels under the scene's true orientation, where the DEM settles it
+    /// (one tile each: toward the tile's edge the skyline may lie beyond the data).
     static func trace(_ scene: Scene, locator: Locator, columns: Int = 80) throws -> [Reading.Pixel] {
+        SkylineTrace.pixels(camera: PinholeCamera(camera), orientation: scene.truth, columns: columns) { azimuth in
+            (try? locator.skyline(from: scene.location, azimuths: [azimuth]))?.first.flatMap { $0.complete ? $0.elevationAngle : nil }
+        }
+    }
+
+    /// The DEM's skyline traced whether settled or not: what a calibration that took the DEM's
+    /// edge for the skyline would have matched.
+    static func unsettledTrace(_ scene: Scene, locator: Locator, columns: Int = 80) throws -> [Reading.Pixel] {
         SkylineTrace.pixels(camera: PinholeCamera(camera), orientation: scene.truth, columns: columns) { azimuth in
             (try? locator.skyline(from: scene.location, azimuths: [azimuth]))?.first?.elevationAngle
         }
@@ -56,7 +65,8 @@ struct CalibrationTests {
     func aTracedSkylineRecoversTheOrientationAndTheTarget(scene: Scene) throws {
         let locator = try Self.locator()
         let pixels = try Self.trace(scene, locator: locator)
-        #expect(pixels.count >= 40, "only \(pixels.count) columns show the skyline")
+        // One tile each: the skyline is settled in a quarter to a half of the columns.
+        #expect(pixels.count >= 15, "only \(pixels.count) columns show the skyline")
         let reading = Self.reading(scene, skyline: pixels)
         let fit = try locator.calibrate(reading, jobs: 2)
         #expect(abs(remainder(fit.heading - scene.truth.heading, 360)) < 0.2, "heading \(fit.heading)")
@@ -97,7 +107,10 @@ struct CalibrationTests {
             let found = SkylineTrace.pixels(camera: PinholeCamera(Self.camera), orientation: scene.truth, columns: 1,
                                             in: column...column) { azimuth in
                 let point = (try? locator.skyline(from: scene.location, azimuths: [azimuth], settings: near))?.first
-                return foreground ? (point?.layers.first ?? nil) ?? point?.elevationAngle : point?.elevationAngle
+                let settled = point?.complete == true ? point?.elevationAngle : nil
+                // Columns where the DEM does not settle the skyline are not traced at all.
+                guard let settled else { return nil }
+                return foreground ? (point?.layers.first ?? nil) ?? settled : settled
             }
             for p in found {
                 pixels.append(.init(x: min(max(p.x + 3 * (2 * random.nextUnit() - 1), 0), 4032),
@@ -183,6 +196,25 @@ struct CalibrationTests {
         unknown.elevation = nil
         let fromDEM = try locator.calibrate(Self.reading(scene, landmarks: [unknown], error: (-12, 2, 0)))
         #expect(abs(remainder(fromDEM.heading - scene.truth.heading, 360)) < 0.1)
+    }
+
+    /// From the Säntis's summit (2 505 m) every sightline leaves the one tile while terrain
+    /// beyond could still rise above what the tile shows: the DEM's skyline there is the tile's
+    /// edge or a lower bound. A trace of exactly that skyline is not matched against it — the
+    /// calibration is refused and says that the DEM ends.
+    @Test func calibrationDoesNotMatchASkylineTheDEMDoesNotSettle() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "Säntis summit toward the east", location: .init(latitude: 47.2493, longitude: 9.3433, altitude: 2505),
+                          truth: CameraOrientation(heading: 62, pitch: 0, roll: 0), error: (5, 0.5, 0), tap: .init(x: 2016, y: 1512))
+        let pixels = try Self.unsettledTrace(scene, locator: locator)
+        #expect(pixels.count >= 40, "only \(pixels.count) columns show the DEM's skyline")
+        #expect(try Self.trace(scene, locator: locator).isEmpty)
+        do {
+            let fit = try locator.calibrate(Self.reading(scene, skyline: pixels), jobs: 2)
+            Issue.record("fitted against the DEM's edge: \(fit)")
+        } catch {
+            #expect(error.code == .noFit && error.message.contains("DEM does not settle the skyline"), "\(error.message)")
+        }
     }
 
     /// A trace of Everest's skyline offered as the Säntis's is refused, not fitted.

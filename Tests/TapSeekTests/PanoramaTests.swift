@@ -61,8 +61,57 @@ struct PanoramaTests {
         #expect(abs(peak.azimuth - line.azimuth1) < 0.3)
         #expect(abs(peak.distance - line.distance) < 200)
         #expect(abs(peak.elevation - 8849) < 30)
+        #expect(peak.elevation > 8800)
         #expect(result.panorama.skyline.count == 3600)
-        #expect(result.warnings.isEmpty)
+        // The tile ends 500 m north of Kala Patthar (28° N): northward the skyline is unsettled.
+        #expect(result.warnings.map(\.code) == [.leftDEM], "\(result.warnings)")
+        let north = try #require(result.panorama.skyline.first)
+        #expect(!north.complete)
+        #expect(result.panorama.skyline.first { abs($0.azimuth - line.azimuth1) < 0.05 }?.complete == true)
+    }
+
+    /// The Säntis's summit (2 505 m) over the one tile N47E009 (47–48° N, 9–10° E, by its
+    /// SRTM name): every azimuth's sightline leaves the tile while terrain beyond could still
+    /// rise above what the tile shows. Each says so (`complete` false), no peak is taken from
+    /// them — none on the tile's border — and a warning counts them. Within 5 km, which the
+    /// tile holds all around (its nearest edge is 27.7 km south), every azimuth is settled.
+    @Test func panoramaFlagsAzimuthsThatReachTheDEMEdge() throws {
+        let locator = try Self.locator()
+        let location = Reading.Location(latitude: 47.2493, longitude: 9.3433, altitude: 2505)
+        let result = try locator.panorama(from: location, settings: Panorama.Settings(azimuthStep: 0.5), jobs: 2)
+        let skyline = result.panorama.skyline
+        func onBorder(_ latitude: Double, _ longitude: Double) -> Bool {
+            [abs(latitude - 47), abs(latitude - 48), abs(longitude - 9), abs(longitude - 10)].min()! < 1e-4
+        }
+        let border = skyline.filter { onBorder($0.latitude, $0.longitude) }
+        #expect(border.count > 50, "only \(border.count) azimuths end on the border")
+        #expect(border.allSatisfy { !$0.complete })
+        // From this height no skyline inside one tile rules out the terrain beyond it.
+        let incomplete = skyline.filter { !$0.complete }.count
+        #expect(incomplete == skyline.count)
+        #expect(result.panorama.peaks.isEmpty, "\(result.panorama.peaks)")
+        let edge = try #require(result.warnings.first { $0.code == .leftDEM })
+        #expect(edge.message.hasPrefix("\(incomplete) of 720 azimuths"), "\(edge.message)")
+
+        let near = try locator.panorama(from: location, settings: Panorama.Settings(azimuthStep: 0.5, range: 5000), jobs: 2)
+        #expect(near.panorama.skyline.allSatisfy { $0.complete })
+        #expect(!near.warnings.contains { $0.code == .leftDEM })
+        #expect(!near.panorama.peaks.isEmpty)
+    }
+
+    /// The Säntis summit's own skyline (5 km, all inside the tile) sends a calibration's
+    /// profile every angle; with the range open, the same azimuths are unsettled and the
+    /// profile has none (NaN, as where no terrain is), so nothing is matched against them.
+    @Test func skylineProfileLeavesOutAzimuthsTheDEMDoesNotSettle() throws {
+        let locator = try Self.locator()
+        let location = Reading.Location(latitude: 47.2493, longitude: 9.3433, altitude: 2505)
+        let azimuths = stride(from: 50.0, to: 70, by: 0.5).map { $0 }
+        let open = try locator.skyline(from: location, azimuths: azimuths)
+        #expect(open.allSatisfy { $0.elevationAngle != nil && !$0.complete })
+        #expect(SkylineProfile(points: open, step: 0.5).angles.allSatisfy { $0.isNaN })
+        let near = try locator.skyline(from: location, azimuths: azimuths, settings: Panorama.Settings(range: 5000))
+        let profile = SkylineProfile(points: near, step: 0.5)
+        #expect(zip(profile.angles, near).allSatisfy { $0 == $1.elevationAngle })
     }
 
     /// One thread or two, the same panorama to the last bit.

@@ -70,11 +70,17 @@ struct PlaceSearchTests {
         #expect(search.index.search(query).isEmpty)
     }
 
-    /// `aim` at a name: the place search resolves it.
+    /// `aim` at a name: the place search resolves it near the observer (Interlaken, 16 km), and
+    /// only an exact name within 500 km; "Grindelwal" (a typing error) and Grindelwald seen from
+    /// Tennessee are not found, with the closest matches offered.
     @Test func aimTargetsByName() throws {
-        let target = try #require(search.target(named: "Grindelwald"))
-        guard case .position(let lat, let lon, let elevation, let name) = target else { Issue.record("not a position"); return }
+        guard case .found(let target) = search.target(named: "Grindelwald", near: 46.686, 7.863),
+              case .position(let lat, let lon, let elevation, let name) = target else { Issue.record("not found"); return }
         #expect(abs(lat - 46.62396) < 1e-4 && abs(lon - 8.03601) < 1e-4 && elevation == nil && name == "Grindelwald")
-        #expect(search.target(named: "xqzzvwk") == nil)
+        #expect(search.target(named: "xqzzvwk", near: 46.686, 7.863) == .notFound(candidates: []))
+        guard case .notFound(let typo) = search.target(named: "Grindelwal", near: 46.686, 7.863) else { Issue.record("typo taken"); return }
+        #expect(typo.first?.name == "Grindelwald" && (typo.first?.distance ?? 0) > 10_000)
+        guard case .notFound(let far) = search.target(named: "Grindelwald", near: 36.34, -84.18) else { Issue.record("far taken"); return }
+        #expect(far.first?.name == "Grindelwald" && (far.first?.distance ?? 0) > 7_000_000)
     }
 }

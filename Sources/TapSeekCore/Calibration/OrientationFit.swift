@@ -20,7 +20,10 @@ import Foundation
 ///    on heading, pitch and roll with Cauchy weights whose scale shrinks from 0.5° to the
 ///    misfits' own spread (iteratively reweighted least squares), so outliers stop pulling.
 /// 3. **Judgement**: a fit is refused when fewer than ``minimumMatchedShare`` of the points (or
-///    fewer than 3) match,
+///    fewer than 3) match (a point where the profile has no angle — no data, or a skyline the
+///    DEM does not settle — never matches, and a refusal says when most of them are so), when
+///    the matched skyline points still miss by more than ``maximumResidual`` RMS (a trace from
+///    elsewhere),
 ///    when it lies on the edge of the search, or when the heading is ill-determined (its
 ///    standard error over ``maximumHeadingSigma``: a featureless skyline); a second fit at
 ///    another heading (more than 1° away) explaining the points almost as well makes a warning.
@@ -69,6 +72,13 @@ public struct OrientationFit: Sendable {
     /// A point matches when its misfit is within three robust sigmas of the fit, kept within
     /// these bounds, degrees.
     public static let matchTolerance: ClosedRange<Double> = 0.15...0.4
+    /// Largest RMS misfit of the matched points, degrees, for a fit to a skyline trace to be
+    /// trusted. A trace of the place's own skyline fits far closer: 0.03° with 3 pixels of
+    /// jitter on a 64° view 4 032 pixels wide (0.1° is about 6 pixels there), and the DEM's
+    /// vertical error (16 m at 90 %) moves a ridge 5 km away by less than 0.2° at worst, far
+    /// less in RMS over a trace. A trace made a few kilometres away matches part of the skyline
+    /// at a wrong heading and leaves 0.15–0.25° (the README's example moved 1–5 km).
+    public static let maximumResidual = 0.1
     /// The smallest share of the points that must match for a fit to be trusted.
     public static let minimumMatchedShare = 0.6
     /// Two landmarks closer than this (degrees apart) cannot fix the roll.
@@ -239,15 +249,18 @@ public struct OrientationFit: Sendable {
         let freeRoll = !skylineRays.isEmpty || landmarksSpread() >= Self.minimumLandmarkSpread
         var fits = starts.map { refine(from: $0, freeRoll: freeRoll) }
         fits.sort { ($0.matched, -$0.rms) > ($1.matched, -$1.rms) }
-        guard let best = fits.first else { throw .noFit("no orientation within the search explains the points") }
+        guard let best = fits.first else { throw .noFit("no orientation within the search explains the points\(unsettledNote(start))") }
         let points = skylineRays.count + landmarks.count
         let tolerance = String(format: "%.2f", best.tolerance)
         guard best.matched >= max(Self.minimumSkylinePoints, Int((Self.minimumMatchedShare * Double(points)).rounded(.up))) || (skylineRays.isEmpty && best.matched == points) else {
             let what = skylineRays.isEmpty ? "landmarks" : "points"
-            throw .noFit("the trace fits the DEM nowhere within ±\(Self.format(nominal.heading))° of heading and ±\(Self.format(nominal.pitch))° of pitch and roll: at best \(best.matched) of \(points) \(what) lie within \(tolerance)° (wrong place, or not the skyline?)")
+            throw .noFit("the trace fits the DEM nowhere within ±\(Self.format(nominal.heading))° of heading and ±\(Self.format(nominal.pitch))° of pitch and roll: at best \(best.matched) of \(points) \(what) lie within \(tolerance)° (wrong place, or not the skyline?)\(unsettledNote(start))")
         }
         let d = Angles(heading: remainder(best.angles.heading - start.heading, 360), pitch: best.angles.pitch - start.pitch,
                        roll: best.angles.roll - start.roll)
+        if !skylineRays.isEmpty, best.rms > Self.maximumResidual {
+            throw .noFit(String(format: "the best fit (heading %+.1f°) still misses the matched points by %.2f° RMS, more than the %.2f° a trace of this place's skyline leaves: the trace is from elsewhere (a few kilometres away already), or not this skyline", d.heading, best.rms, Self.maximumResidual))
+        }
         if best.headingSigma > Self.maximumHeadingSigma {
             throw .noFit(String(format: "the heading is ill-determined (±%.1f°): the traced skyline is too featureless to fix it", best.headingSigma))
         }
@@ -268,6 +281,18 @@ public struct OrientationFit: Sendable {
         return Calibration(heading: normalizedAzimuth(best.angles.heading), pitch: best.angles.pitch, roll: best.angles.roll,
                            correction: .init(heading: d.heading, pitch: d.pitch, roll: d.roll), residual: best.rms,
                            matched: best.matched, points: points, warnings: warnings)
+    }
+
+    /// The end of a refusal when, under `a` (the sensors' orientation), most skyline pixels fall
+    /// on azimuths where the profile has no angle — no data, or a skyline the DEM does not
+    /// settle (``SkylineProfile/init(points:step:)``) — so that the fix is more DEM, not a
+    /// better trace; empty otherwise.
+    private func unsettledNote(_ a: Angles) -> String {
+        guard let profile else { return "" }
+        let tilt = Tilt(pitch: a.pitch, roll: a.roll)
+        let unknown = skylineRays.filter { profile.angle(at: a.heading + tilt.level($0).azimuth).isNaN }.count
+        guard unknown * 2 > skylineRays.count else { return "" }
+        return "; \(unknown) of \(skylineRays.count) skyline points look where the DEM does not settle the skyline (it ends before the terrain beyond can be ruled out, or has no data): fetch the tiles around the view (tapseek dem fetch --bbox …) or state a smaller skyline range (--skyline-range M)"
     }
 
     /// The largest angle between two landmarks' directions, degrees.

@@ -12,7 +12,7 @@ public struct SkylineProfile: Sendable, Hashable {
     /// Degrees between samples.
     public let step: Double
     /// Apparent elevation angle of the skyline at each sample, degrees; NaN where no terrain data
-    /// lies along that azimuth.
+    /// lies along that azimuth, or the DEM ends before the skyline is settled.
     public let angles: [Double]
     /// Whether the samples go once around the circle (then azimuths wrap).
     public let isFullCircle: Bool
@@ -25,9 +25,13 @@ public struct SkylineProfile: Sendable, Hashable {
         isFullCircle = abs(Double(angles.count) * step - 360) < step / 2
     }
 
-    /// A profile from consecutive skyline points of a panorama (equal azimuth steps).
+    /// A profile from consecutive skyline points of a panorama (equal azimuth steps). An
+    /// incomplete point (``Panorama/Point/complete``: the search left the DEM before it settled
+    /// the skyline) is NaN like one without terrain: its angle is only a lower bound, often the
+    /// DEM's edge, and nothing should be matched against it.
     public init(points: [Panorama.Point], step: Double) {
-        self.init(startAzimuth: points.first?.azimuth ?? 0, step: step, angles: points.map { $0.elevationAngle ?? .nan })
+        self.init(startAzimuth: points.first?.azimuth ?? 0, step: step,
+                  angles: points.map { $0.complete ? $0.elevationAngle ?? .nan : .nan })
     }
 
     /// The skyline's apparent elevation angle at `azimuth` (degrees, continuous with the

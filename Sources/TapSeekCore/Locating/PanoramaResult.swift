@@ -53,11 +53,20 @@ extension Locator {
         if empty > 0 {
             warnings.append(Warning(.skylineUnknown, "\(empty) of \(count) azimuths have no terrain data within range; their skyline is unknown"))
         }
+        if let edge = Self.edgeWarning(points, range: range) { warnings.append(edge) }
         return PanoramaResult(observer: observer, panorama: panorama, warnings: warnings)
     }
 }
 
 extension Locator {
+    /// The warning for azimuths with terrain whose search left the DEM before it settled the
+    /// skyline (``Panorama/Point/complete``); nil when there are none.
+    static func edgeWarning(_ points: [Panorama.Point], range: Double) -> Warning? {
+        let edge = points.filter { $0.elevationAngle != nil && !$0.complete }.count
+        guard edge > 0 else { return nil }
+        return Warning(.leftDEM, String(format: "%d of %d azimuths reach the edge of the DEM before the range (%.0f km) with terrain beyond that could rise above the skyline found; their skyline is incomplete (\"complete\": false), possibly the DEM's edge, and gives no peak: add the neighbouring tiles", edge, points.count, range / 1000))
+    }
+
     /// The DEM's skyline from a location at the given azimuths (degrees), each searched exactly
     /// as a panorama's, with `settings`' range and refraction: for drawing the skyline over a
     /// camera image, or checking a traced one.
@@ -112,14 +121,16 @@ extension PanoramaResult: Encodable {
 }
 
 extension Panorama.Point: Codable {
-    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation }
+    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, complete }
 
-    /// An azimuth with no terrain in range has only `azimuth` and `"elevationAngle":null`.
+    /// An azimuth with no terrain in range has only `azimuth`, `"elevationAngle":null` and
+    /// `"complete":false`; every entry says `complete`.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(FixedDecimal.angle(azimuth), forKey: .azimuth)
         guard let elevationAngle else {
             try c.encodeNil(forKey: .elevationAngle)
+            try c.encode(complete, forKey: .complete)
             return
         }
         try c.encode(FixedDecimal.angle(elevationAngle), forKey: .elevationAngle)
@@ -127,6 +138,7 @@ extension Panorama.Point: Codable {
         try c.encode(FixedDecimal.position(latitude), forKey: .latitude)
         try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
         try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
+        try c.encode(complete, forKey: .complete)
     }
 
     /// The JSON's point; its per-layer skylines (the picture's) are not part of it.
@@ -140,6 +152,8 @@ extension Panorama.Point: Codable {
         longitude = known ? try c.decode(Double.self, forKey: .longitude) : .nan
         elevation = known ? try c.decode(Double.self, forKey: .elevation) : .nan
         layers = []
+        // JSON of versions before the flag: an entry with terrain was taken as settled.
+        complete = try c.decodeIfPresent(Bool.self, forKey: .complete) ?? known
     }
 }
 

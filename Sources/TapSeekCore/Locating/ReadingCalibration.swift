@@ -50,6 +50,13 @@ extension Locator {
     /// pixels (those inside the image, left to right as the azimuths run), for drawing it over
     /// the camera's picture or for making a trace.
     public func skylinePixels(of reading: Reading, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(LocateResult.Failure) -> [Reading.Pixel] {
+        try skylineInImage(of: reading, jobs: jobs).pixels
+    }
+
+    /// ``skylinePixels(of:jobs:)``, and how many of the azimuths across the image (one every
+    /// ``calibrationAzimuthStep``) have no skyline to draw: no terrain data, or a skyline the DEM
+    /// does not settle (``Panorama/Point/complete``).
+    public func skylineInImage(of reading: Reading, jobs: Int = ProcessInfo.processInfo.activeProcessorCount) throws(LocateResult.Failure) -> (pixels: [Reading.Pixel], unsettled: Int, azimuths: Int) {
         var terrain = TerrainSampler(catalog: catalog)
         let (camera, view, eye) = try cameraView(of: reading, for: "the skyline's pixels need", terrain: &terrain)
         // The image's border, every tenth of its sides: the azimuths it spans.
@@ -62,12 +69,21 @@ extension Locator {
                                                   limits: .init(heading: 0, pitch: 0, roll: 0))
         let profile = skylineProfile(from: eye, azimuths: window, jobs: jobs, terrain: &terrain)
         var pixels: [Reading.Pixel] = []
-        for (i, angle) in profile.angles.enumerated() where !angle.isNaN {
-            let direction = ViewDirection(azimuth: profile.startAzimuth + Double(i) * profile.step, elevation: angle)
+        var unsettled = 0, across = 0
+        for (i, angle) in profile.angles.enumerated() {
+            let azimuth = profile.startAzimuth + Double(i) * profile.step
+            // Whether the azimuth is across the image: its direction at the camera's pitch.
+            if let p = view.pixel(of: ViewDirection(azimuth: azimuth, elevation: view.pitch).enu, camera: camera),
+               p.x >= 0, p.x <= w {
+                across += 1
+                if angle.isNaN { unsettled += 1 }
+            }
+            guard !angle.isNaN else { continue }
+            let direction = ViewDirection(azimuth: azimuth, elevation: angle)
             guard let p = view.pixel(of: direction.enu, camera: camera), camera.contains(pixelX: p.x, y: p.y) else { continue }
             pixels.append(.init(x: p.x, y: p.y))
         }
-        return pixels
+        return (pixels, unsettled, across)
     }
 
     /// A reading's camera, its orientation from true north, and the observer's eye: what both
@@ -101,7 +117,7 @@ extension Locator {
     func skylinePoints(from eye: GeodeticPosition, azimuths window: ClosedRange<Double>, jobs: Int,
                        terrain: inout TerrainSampler) -> [Panorama.Point] {
         let step = Self.calibrationAzimuthStep
-        let settings = Panorama.Settings(azimuthStep: step, refraction: self.settings.refraction)
+        let settings = Panorama.Settings(azimuthStep: step, range: self.settings.skylineRange, refraction: self.settings.refraction)
         let eyeMSL = eye.height - geoid.undulation(latitude: eye.latitude, longitude: eye.longitude)
         let range = Panorama.range(settings: settings, eyeMSL: eyeMSL, latitude: eye.latitude)
         let first = Int((window.lowerBound / step).rounded(.down))

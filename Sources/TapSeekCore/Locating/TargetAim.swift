@@ -64,10 +64,11 @@ extension Locator {
     /// hides it (and where), and its pixel under the request's orientation and camera. Never
     /// throws: a request that cannot be answered gives a result with `error`.
     ///
-    /// - Parameter resolve: turns a target's name into coordinates (the place search); without
-    ///   it a named target is an error.
+    /// - Parameter resolve: looks a target's name up near the observer (name, latitude,
+    ///   longitude in degrees; the place search's ``AimRequest/NameLookup``); without it a named
+    ///   target is an error.
     public func aim(_ request: AimRequest, terrain: inout TerrainSampler,
-                    resolve: (@Sendable (String) -> AimRequest.Target?)? = nil) -> AimResult {
+                    resolve: (@Sendable (String, Double, Double) -> AimRequest.NameLookup)? = nil) -> AimResult {
         var result = AimResult(id: request.observer.id)
         result.warnings = Self.unknownFieldWarnings(request.observer)
         do {
@@ -78,24 +79,41 @@ extension Locator {
         return result
     }
 
+    /// The `not-found` failure of a name, with the closest matches the search offered.
+    static func notFound(_ name: String, candidates: [AimRequest.Candidate]) -> LocateResult.Failure {
+        let radius = String(format: "%.0f", AimRequest.nameSearchRadius / 1000)
+        var message = "target.name \"\(name)\" names no place within \(radius) km of the observer"
+        if candidates.isEmpty {
+            message += " and matches no known place"
+        } else {
+            let listed = candidates.prefix(3).map { "\($0.name) (\($0.isoCountryCode), \(String(format: "%.0f", $0.distance / 1000)) km)" }
+            message += "; closest matches: " + listed.joined(separator: ", ")
+        }
+        message += "; give target.latitude and target.longitude"
+        return LocateResult.Failure(code: .notFound, message: message)
+    }
+
     /// As ``aim(_:terrain:resolve:)`` with a terrain sampler of its own.
-    public func aim(_ request: AimRequest, resolve: (@Sendable (String) -> AimRequest.Target?)? = nil) -> AimResult {
+    public func aim(_ request: AimRequest, resolve: (@Sendable (String, Double, Double) -> AimRequest.NameLookup)? = nil) -> AimResult {
         var terrain = TerrainSampler(catalog: catalog)
         return aim(request, terrain: &terrain, resolve: resolve)
     }
 
-    private func aimOrThrow(_ request: AimRequest, terrain: inout TerrainSampler, resolve: (@Sendable (String) -> AimRequest.Target?)?,
+    private func aimOrThrow(_ request: AimRequest, terrain: inout TerrainSampler,
+                            resolve: (@Sendable (String, Double, Double) -> AimRequest.NameLookup)?,
                             into result: inout AimResult) throws(LocateResult.Failure) {
         var target = request.target
         if case .named(let name) = target {
             guard let resolve else {
                 throw LocateResult.Failure(code: .badInput, message: "target.name needs the place-search index (run scripts/setup.sh)")
             }
-            guard let found = resolve(name) else {
-                throw LocateResult.Failure(code: .notFound, message: "target.name \"\(name)\" matches no known place")
+            let location = request.observer.location
+            let found: AimRequest.Target
+            switch resolve(name, location.latitude, location.longitude) {
+            case .found(let place): found = place
+            case .notFound(let candidates): throw Self.notFound(name, candidates: candidates)
             }
-            // The interface aims at the place search's best match, which forgives typing errors:
-            // say so when that is not the name asked for ("Eiger" is one edit from Eger, Hungary).
+            // A resolver that forgives typing errors may answer another name: say so.
             if case .position(_, _, _, let foundName?) = found, SearchKey.normalized(foundName) != SearchKey.normalized(name) {
                 result.warnings.append(Warning(.nameMismatch, "target.name \"\(name)\" is not the name of the place aimed at: the place search's best match is \(foundName); give latitude and longitude to aim elsewhere"))
             }

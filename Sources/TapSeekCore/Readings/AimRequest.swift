@@ -17,6 +17,35 @@ public struct AimRequest: Sendable, Hashable {
         case named(String)
     }
 
+    /// What a place search answers for a target's name, looked up near the observer.
+    public enum NameLookup: Sendable, Hashable {
+        /// The place of that name nearest the observer, within ``nameSearchRadius``.
+        case found(Target)
+        /// No place of exactly that name (case, accents and spelling variants of the index
+        /// aside) lies within ``nameSearchRadius``: the closest matches, best first.
+        case notFound(candidates: [Candidate])
+    }
+
+    /// A place the search offered for a name, for the message when none is taken.
+    public struct Candidate: Sendable, Hashable {
+        public var name: String
+        /// ISO 3166-1 alpha-2.
+        public var isoCountryCode: String
+        /// Metres from the observer.
+        public var distance: Double
+
+        public init(name: String, isoCountryCode: String, distance: Double) {
+            self.name = name
+            self.isoCountryCode = isoCountryCode
+            self.distance = distance
+        }
+    }
+
+    /// How far from the observer a named target may lie, metres: about the farthest a summit can
+    /// be seen (from 3 000 m, peaks of 4 800 m show about 475 km away; see the conventions'
+    /// range). A name matched only farther away is not what the observer looks at.
+    public static let nameSearchRadius = 500_000.0
+
     /// The observer: `location`, and the optional `orientation`, `camera`, `id` and `time`.
     public var observer: Reading
     public var target: Target

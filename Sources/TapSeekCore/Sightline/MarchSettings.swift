@@ -10,6 +10,12 @@ public struct MarchSettings: Sendable, Hashable {
     public var recordsProfile: Bool
     /// Whether to keep the ray's ground track (for maps); sampled sightlines need only their end.
     public var recordsTrack = true
+    /// Largest ground distance of the DEM's skyline that a calibration, or the skyline drawn into
+    /// an image, takes into account, metres; nil: the horizon range of the highest terrain (see
+    /// ``Panorama/Settings/range``). An azimuth is matched only where its skyline is settled
+    /// (``Panorama/Point/complete``), which a DEM smaller than this range rarely does: a smaller
+    /// range is the statement that terrain farther away does not show.
+    public var skylineRange: Double?
 
     /// The usual refraction coefficient.
     public static let defaultRefraction = 0.13
@@ -21,10 +27,14 @@ public struct MarchSettings: Sendable, Hashable {
     /// The allowed refraction range: k = 1 would make the ray follow the Earth.
     public static let refractionRange = -1.0...0.99
 
+    /// The allowed skyline ranges, metres (as a panorama's `--range`).
+    public static let skylineRangeLimits = 1.0...2_000_000.0
+
     public init(refraction: Double = MarchSettings.defaultRefraction, step: Double = MarchSettings.defaultStep,
-                recordsProfile: Bool = false) {
+                recordsProfile: Bool = false, skylineRange: Double? = nil) {
         self.refraction = refraction
         self.step = step
         self.recordsProfile = recordsProfile
+        self.skylineRange = skylineRange
     }
 }

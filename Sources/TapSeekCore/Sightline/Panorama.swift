@@ -51,6 +51,12 @@ public struct Panorama: Sendable {
         /// Apparent elevation angle of the silhouette of the terrain within each layer's
         /// distance, degrees (nil where that layer holds no terrain).
         public var layers: [Double?]
+        /// Whether the search settled this azimuth's skyline: it went out to the range, or to
+        /// where no terrain, however high, could rise above the skyline found. False when the
+        /// ray's ground track left the DEM's data first: the true skyline may lie beyond the
+        /// data and be higher, so the point found (often on the DEM's edge) is only a lower
+        /// bound. Also false where no terrain data lies along the azimuth at all.
+        public var complete: Bool = true
     }
 
     /// A summit of the skyline worth naming.
@@ -143,13 +149,15 @@ public struct Panorama: Sendable {
         // The seed may lie beyond a layer: the layers' silhouettes are searched without it.
         let seeded = (search.tangent, search.distance)
         var layers: [Double?] = []
-        var start = 0.0, ended = false
+        var start = 0.0
+        // Where the ray's ground track left the data, metres of slant distance (nil: it did not).
+        var leftData: Double?
         var layerSearch = search
         layerSearch.tangent = -.infinity
         for layer in settings.layers where layer < range {
-            if !ended {
+            if leftData == nil {
                 let end = path.walk(from: start, to: layer, visitor: &layerSearch) { terrain.grid(containing: $0, longitude: $1) }
-                if case .leftData = end { ended = true }
+                if case .leftData(let s) = end { leftData = s }
             }
             layers.append(layerSearch.tangent > -.infinity ? degrees(atan(layerSearch.tangent)) : nil)
             start = layer
@@ -160,11 +168,16 @@ public struct Panorama: Sendable {
         } else {
             search.crossedVoid = layerSearch.crossedVoid
         }
-        if !ended { _ = path.walk(from: start, to: range, visitor: &search) { terrain.grid(containing: $0, longitude: $1) } }
+        if leftData == nil, case .leftData(let s) = path.walk(from: start, to: range, visitor: &search,
+                                                               gridContaining: { terrain.grid(containing: $0, longitude: $1) }) {
+            leftData = s
+        }
         crossedVoid = crossedVoid || search.crossedVoid
+        // Leaving the data matters only where terrain beyond could still rise above the best.
+        let complete = leftData.map { !search.mayRise(beyond: $0) } ?? true
         guard search.tangent > -.infinity else {
             return Point(azimuth: azimuth, elevationAngle: nil, distance: .nan, latitude: .nan, longitude: .nan, elevation: .nan,
-                         layers: layers)
+                         layers: layers, complete: false)
         }
         let p = path.point(at: search.distance)
         let latitude = p.latitude, longitude = normalizedLongitude(p.longitude)
@@ -178,27 +191,30 @@ public struct Panorama: Sendable {
         // The ray bends down with curvature k/R: it leaves the eye k·d/(2R) above the chord.
         let apparent = atan2(v.z, horizontal) + settings.refraction * distance / (2 * path.radius)
         return Point(azimuth: azimuth, elevationAngle: degrees(apparent), distance: distance, latitude: latitude,
-                     longitude: longitude, elevation: elevation, layers: layers)
+                     longitude: longitude, elevation: elevation, layers: layers, complete: complete)
     }
 
     /// The summits of a skyline: local maxima at least ``nearestPeak`` away whose angular
     /// prominence (the fall on both sides before the skyline rises higher, around the circle)
     /// is at least ``peakProminence``.
+    ///
+    /// Only a ``Point/complete`` azimuth can be a summit, and an incomplete one ends the walk
+    /// like higher ground: its skyline is only a lower bound and may well rise above the summit.
     public static func peaks(of skyline: [Point]) -> [Peak] {
         let n = skyline.count
         guard n >= 3 else { return [] }
         let angles = skyline.map { $0.elevationAngle ?? -.infinity }
         var peaks: [Peak] = []
-        for i in 0..<n where angles[i].isFinite {
+        for i in 0..<n where angles[i].isFinite && skyline[i].complete {
             let a = angles[i]
             guard a >= angles[(i + n - 1) % n], a > angles[(i + 1) % n] else { continue }
-            // Walk each way until the skyline rises above the summit; the lowest point passed
-            // on the higher-ground side bounds the prominence.
+            // Walk each way until the skyline rises above the summit (or is unsettled); the
+            // lowest point passed on the higher-ground side bounds the prominence.
             func lowest(step: Int) -> Double? {
                 var low = a
                 var j = (i + step + n) % n
                 while j != i {
-                    if angles[j] > a { return low }
+                    if angles[j] > a || !skyline[j].complete { return low }
                     low = min(low, angles[j])
                     j = (j + step + n) % n
                 }

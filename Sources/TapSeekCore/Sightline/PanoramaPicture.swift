@@ -9,7 +9,8 @@ import Foundation
 /// (``Panorama/Settings/layers``) darker and darker, so that near ridges stand out against far
 /// ones. Compass labels every 10° (N, NE, … at the eight points), angle ticks on the left, the
 /// horizontal (0°) dashed, and the peaks marked and labelled with their name, or else their
-/// height, and distance. The root element says how to map back: azimuth a is at
+/// height, and distance. Azimuths whose skyline the DEM does not settle (the search reached
+/// the data's edge first) have their sky hatched. The root element says how to map back: azimuth a is at
 /// x = `data-left` + a·`data-pixels-per-azimuth-degree`, elevation angle e at
 /// y = `data-top` + (`data-top-angle` − e)·`data-pixels-per-elevation-degree`.
 public struct PanoramaPicture: Sendable {
@@ -23,6 +24,8 @@ public struct PanoramaPicture: Sendable {
     static let farTone = "#c3cede"
     static let nearTones = ["#2c3a4f", "#44546b", "#5f6f87", "#7c8ba2", "#9eabbf"]
     static let skyTop = "#7fb2e5", skyBottom = "#e4f0fb"
+    /// Hatching over azimuths whose skyline the DEM does not settle.
+    static let incompleteTone = "#b0a090"
     /// The most peaks labelled, most prominent first, and the least room between labels (px).
     static let labelledPeaks = 40, labelSpacing = 14.0
 
@@ -60,7 +63,7 @@ public struct PanoramaPicture: Sendable {
         var s = ##"<?xml version="1.0" encoding="UTF-8"?>"## + "\n"
         s += ##"<svg xmlns="http://www.w3.org/2000/svg" width="\##(n(w))" height="\##(n(h))" viewBox="0 0 \##(n(w)) \##(n(h))" font-family="DejaVu Sans, Helvetica, Arial, sans-serif" font-size="11" data-left="\##(n(Self.left))" data-pixels-per-azimuth-degree="\##(n(Self.horizontalScale))" data-top="\##(n(Self.top))" data-top-angle="\##(n(frame.high))" data-pixels-per-elevation-degree="\##(frame.scale)">"## + "\n"
         s += "<title>\(escaped(title))</title>\n"
-        s += ##"<defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="\##(Self.skyTop)"/><stop offset="1" stop-color="\##(Self.skyBottom)"/></linearGradient></defs>"## + "\n"
+        s += ##"<defs><linearGradient id="sky" x1="0" y1="0" x2="0" y2="1"><stop offset="0" stop-color="\##(Self.skyTop)"/><stop offset="1" stop-color="\##(Self.skyBottom)"/></linearGradient><pattern id="incomplete" width="8" height="8" patternUnits="userSpaceOnUse" patternTransform="rotate(45)"><rect width="8" height="8" fill="\##(Self.incompleteTone)" fill-opacity="0.35"/><line x1="0" y1="0" x2="0" y2="8" stroke="\##(Self.incompleteTone)" stroke-width="3"/></pattern></defs>"## + "\n"
         s += ##"<rect width="\##(n(w))" height="\##(n(h))" fill="white"/>"## + "\n"
         s += ##"<rect x="\##(n(Self.left))" y="\##(n(Self.top))" width="\##(n(360 * Self.horizontalScale))" height="\##(n(ground - Self.top))" fill="url(#sky)"/>"## + "\n"
         // Far to near: the whole skyline, then each layer's silhouette, darker.
@@ -70,6 +73,7 @@ public struct PanoramaPicture: Sendable {
             let tone = Self.nearTones[min(k, Self.nearTones.count - 1)]
             s += silhouette({ k < $0.layers.count ? $0.layers[k] : nil }, frame: frame, bottom: ground, fill: tone)
         }
+        s += incompleteShading(frame: frame, bottom: ground)
         if frame.low < 0, frame.high > 0 {
             s += ##"<line x1="\##(n(Self.left))" y1="\##(n(y(0, frame)))" x2="\##(n(Self.left + 360 * Self.horizontalScale))" y2="\##(n(y(0, frame)))" stroke="#d04020" stroke-width="0.8" stroke-dasharray="6 4"/>"## + "\n"
         }
@@ -77,6 +81,31 @@ public struct PanoramaPicture: Sendable {
         s += peakLabels(frame: frame)
         s += ##"<text x="\##(n(Self.left))" y="18" font-size="14" font-weight="bold">\##(escaped(title))</text>"## + "\n"
         s += "</svg>\n"
+        return s
+    }
+
+    /// The sky above azimuths whose search left the DEM before it settled the skyline
+    /// (``Panorama/Point/complete``), hatched: the terrain drawn there is a lower bound, often
+    /// the DEM's edge, and the true skyline may stand anywhere above it. One polygon per run of
+    /// such azimuths, each with `class="incomplete"`.
+    private func incompleteShading(frame: (low: Double, high: Double, scale: Double), bottom: Double) -> String {
+        let step = panorama.settings.azimuthStep
+        var s = ""
+        var run: [Panorama.Point] = []
+        func flush() {
+            guard let first = run.first, let last = run.last else { return }
+            var points = "\(n(x(first.azimuth))),\(n(Self.top)) \(n(x(min(last.azimuth + step, 360)))),\(n(Self.top))"
+            for p in run.reversed() {
+                let yy = p.elevationAngle.map { y($0, frame) } ?? bottom
+                points += " \(n(x(min(p.azimuth + step, 360)))),\(n(yy)) \(n(x(p.azimuth))),\(n(yy))"
+            }
+            s += ##"<polygon class="incomplete" points="\##(points)" fill="url(#incomplete)" stroke="none"/>"## + "\n"
+            run = []
+        }
+        for p in panorama.skyline {
+            if p.complete { flush() } else { run.append(p) }
+        }
+        flush()
         return s
     }
 

@@ -101,7 +101,12 @@ struct SkylineSearch: RayVisitor {
         }
     }
 
-    func goesOn(at s: Double, segment: RayPath.Segment) -> Bool {
+    func goesOn(at s: Double, segment: RayPath.Segment) -> Bool { mayRise(beyond: s) }
+
+    /// Whether terrain at slant distance s or beyond, as high as terrain can be anywhere, could
+    /// still appear above the best point so far: when a ray leaves the data here, its skyline
+    /// is unsettled.
+    func mayRise(beyond s: Double) -> Bool {
         bound(height: maximumTerrain + highestUndulation, from: s, to: .infinity) > tangent
     }
 

@@ -29,13 +29,18 @@ struct PhotoFitTests {
     static let kalaPatthar = Reading.Location(latitude: 27.9957, longitude: 86.8285, altitude: 5650)
     static let everest = (latitude: 27.98806, longitude: 86.92528, elevation: 8848.86)
 
+    /// Views whose DEM skyline the tile settles (``Panorama/Point/complete``): steep enough that
+    /// nothing beyond the tile could rise above it.
     static let clear = [
         Scene(name: "Kala Patthar toward Everest", location: kalaPatthar, truth: CameraOrientation(heading: 84, pitch: 9, roll: -2), compassError: 14),
-        Scene(name: "Kala Patthar toward Pumori", location: kalaPatthar, truth: CameraOrientation(heading: 330, pitch: 14, roll: 3), compassError: -8),
-        Scene(name: "Appenzell toward the Säntis", location: .init(latitude: 47.3306, longitude: 9.4086, altitude: 790),
-              truth: CameraOrientation(heading: 222, pitch: 6, roll: 1), compassError: 19),
-        Scene(name: "Grindelwald toward the Eiger", location: .init(latitude: 46.6240, longitude: 8.0410, altitude: 1040),
-              truth: CameraOrientation(heading: 208, pitch: 22, roll: -1.5), compassError: -12),
+        Scene(name: "Tengboche toward Kangtega", location: .init(latitude: 27.8361, longitude: 86.7644),
+              truth: CameraOrientation(heading: 150, pitch: 10, roll: -2), compassError: -8),
+        Scene(name: "Namche toward Kongde", location: .init(latitude: 27.8069, longitude: 86.7140),
+              truth: CameraOrientation(heading: 270, pitch: 12, roll: 3), compassError: 19),
+        Scene(name: "Wasserauen toward the Alpstein", location: .init(latitude: 47.2853, longitude: 9.4278),
+              truth: CameraOrientation(heading: 150, pitch: 15, roll: 1), compassError: -12),
+        Scene(name: "Lukla up the valley", location: .init(latitude: 27.6857, longitude: 86.7314),
+              truth: CameraOrientation(heading: 60, pitch: 14, roll: -1.5), compassError: 6),
     ]
 
     static func metadata(_ scene: Scene, heading: Double?) -> PhotoMetadata {
@@ -43,7 +48,7 @@ struct PhotoFitTests {
         m.latitude = scene.location.latitude
         m.longitude = scene.location.longitude
         m.altitude = scene.location.altitude
-        m.altitudeSource = .exif
+        m.altitudeSource = scene.location.altitude == nil ? nil : .exif
         m.horizontalFOV = camera.horizontalFOV
         if let heading {
             m.heading = heading

@@ -6,14 +6,14 @@ extension Locator {
     /// ``photo(_:pixels:overrides:taps:jobs:)``. Never throws: an unreadable file gives status
     /// `error`; pixels that cannot be decoded leave the photo `uncalibrated` with a warning.
     public func photo(bytes: [UInt8], overrides: PhotoOverrides = PhotoOverrides(), taps: [Reading.Pixel] = [],
-                      jobs: Int = 1) -> PhotoResult {
-        photoAndPixels(bytes: bytes, overrides: overrides, taps: taps, jobs: jobs).result
+                      uncertainty: TargetUncertainty.Settings? = nil, jobs: Int = 1) -> PhotoResult {
+        photoAndPixels(bytes: bytes, overrides: overrides, taps: taps, uncertainty: uncertainty, jobs: jobs).result
     }
 
     /// ``photo(bytes:overrides:taps:jobs:)`` and the decoded (displayed, downscaled) pixels it
     /// worked on, for drawing.
     public func photoAndPixels(bytes: [UInt8], overrides: PhotoOverrides = PhotoOverrides(), taps: [Reading.Pixel] = [],
-                               jobs: Int = 1) -> (result: PhotoResult, pixels: PixelImage?) {
+                               uncertainty: TargetUncertainty.Settings? = nil, jobs: Int = 1) -> (result: PhotoResult, pixels: PixelImage?) {
         let metadata: PhotoMetadata
         do {
             metadata = try PhotoMetadata(bytes: bytes[...])
@@ -27,7 +27,7 @@ extension Locator {
         } catch {
             pixelWarning = Warning(.noSkyline, "the photo's pixels cannot be read: \(error.message)")
         }
-        var result = photo(metadata, pixels: pixels, overrides: overrides, taps: taps, jobs: jobs)
+        var result = photo(metadata, pixels: pixels, overrides: overrides, taps: taps, uncertainty: uncertainty, jobs: jobs)
         if let pixelWarning {
             result.warnings.removeAll { $0.code == .noSkyline }
             result.warnings.insert(pixelWarning, at: 0)

@@ -52,6 +52,8 @@ struct PhotoCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write NAME.svg per photo into this directory: the photo with its skyline, the fitted DEM skyline, peaks and taps.", valueName: "dir"))
     var annotate: String?
 
+    @OptionGroup var sampling: UncertaintyOptions
+
     @Option(help: "Photos answered at once (default: all cores).")
     var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
 
@@ -100,13 +102,15 @@ struct PhotoCommand: ParsableCommand {
                                        headingReference: headingReference.reference, pitch: pitch, roll: roll, horizontalFOV: fov)
         let taps = try tap.map(Self.pixel)
         let annotate = self.annotate
+        let uncertainty = sampling.settings
         let concurrent = min(jobs, max(files.count, 1))
         // One photo at a time gets every core for its DEM skyline; several share them out.
         let perPhoto = concurrent == 1 ? jobs : 1
         let pending = Locked(Pending(count: files.count))
         DispatchQueue.concurrentPerform(iterations: concurrent) { worker in
             while let index = pending.withLock({ $0.take() }) {
-                let line = Self.answer(files[index], locator: locator, overrides: overrides, taps: taps, jobs: perPhoto, annotate: annotate)
+                let line = Self.answer(files[index], locator: locator, overrides: overrides, taps: taps, uncertainty: uncertainty,
+                                       jobs: perPhoto, annotate: annotate)
                 pending.withLock { $0.finish(index, line) }
             }
         }
@@ -139,15 +143,15 @@ struct PhotoCommand: ParsableCommand {
     }
 
     /// One photo's JSON line (and its annotation when asked).
-    static func answer(_ file: String, locator: Locator, overrides: PhotoOverrides, taps: [Reading.Pixel], jobs: Int,
-                       annotate: String?) -> OutputBuffer {
+    static func answer(_ file: String, locator: Locator, overrides: PhotoOverrides, taps: [Reading.Pixel],
+                       uncertainty: TargetUncertainty.Settings?, jobs: Int, annotate: String?) -> OutputBuffer {
         var result: PhotoResult
         var pixels: PixelImage?
         switch readFile(file) {
         case .failure(let message):
             result = .failure(.badInput, message)
         case .success(let bytes):
-            (result, pixels) = locator.photoAndPixels(bytes: bytes, overrides: overrides, taps: taps, jobs: jobs)
+            (result, pixels) = locator.photoAndPixels(bytes: bytes, overrides: overrides, taps: taps, uncertainty: uncertainty, jobs: jobs)
         }
         result.file = file
         if let annotate, let pixels, let camera = result.reading?.camera {

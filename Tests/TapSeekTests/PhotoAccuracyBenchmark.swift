@@ -95,4 +95,16 @@ struct PhotoAccuracyBenchmark {
         for kind in totals.keys.sorted() { print("PHOTO-ACCURACY all: " + kind.padding(toLength: 45, withPad: " ", startingAt: 0) + totals[kind]!.row) }
         #expect(totals.values.allSatisfy { $0.wrong == 0 }, "a calibrated answer more than 1° wrong")
     }
+
+    /// The photo `scripts/bench-photo.sh` times: Kala Patthar toward Everest, 1 008 × 756, written
+    /// where `TAPSEEK_PHOTO_FIXTURE` says (the script scales it up and writes its EXIF).
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TAPSEEK_PHOTO_FIXTURE"] != nil))
+    func writesTheBenchmarkPhoto() throws {
+        let path = try #require(ProcessInfo.processInfo.environment["TAPSEEK_PHOTO_FIXTURE"])
+        let scene = PhotoFitTests.clear[0]
+        let camera = PinholeCamera(horizontalFOV: FieldOfView.horizontal(focalLengthIn35mmFilm: 26, width: 1008, height: 756),
+                                   imageWidth: 1008, imageHeight: 756)
+        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: camera).render(locator: try PhotoFitTests.locator())
+        try Data(try PhotoPixels.jpeg(image, quality: 92)).write(to: URL(fileURLWithPath: path))
+    }
 }

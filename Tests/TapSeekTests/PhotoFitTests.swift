@@ -109,6 +109,14 @@ struct PhotoFitTests {
         let fromSummit = Geodesic.inverse(latitude1: target.latitude, longitude1: target.longitude, latitude2: Self.everest.latitude, longitude2: Self.everest.longitude).distance
         #expect(fromSummit < 400, "\(fromSummit) m from the summit")
         #expect(result.peaks.contains { abs($0.latitude - Self.everest.latitude) < 0.005 && abs($0.longitude - Self.everest.longitude) < 0.005 })
+
+        // With --uncertainty the tap is sampled with the fit's covariance, not the compass's 5°.
+        let sampled = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)), pixels: image,
+                                    taps: [tap], uncertainty: .init(samples: 200, seed: 3), jobs: 2)
+        let covariance = try #require(sampled.calibration?.covariance)
+        let sigmas = try #require(sampled.taps.first?.uncertainty?.sigmas)
+        #expect(abs(sigmas.heading - covariance[0][0].squareRoot()) < 1e-9)
+        #expect(sigmas.heading < 0.2 && sigmas.orientationCorrelation != nil)
     }
 
     /// Photos where no trustworthy skyline can be had: each is refused (uncalibrated), or

@@ -16,9 +16,13 @@ import Foundation
 ///    ``OrientationFit``'s robust Levenberg–Marquardt on all points.
 ///
 /// **Judgement**, stricter than a traced skyline's, because a calibrated photo that is wrong is
-/// the worst outcome and refusing is fine. A fit is refused (`no-fit`) when:
-/// - fewer than ``minimumMatchedShare`` of the points with a DEM skyline behind them (or fewer
-///   than ``minimumMatched``) lie within the match tolerance;
+/// the worst outcome and refusing is fine. Where the DEM does not settle the skyline (the search
+/// left the DEM first, ``Panorama/Point/complete``), its angle is still a **lower bound**: terrain
+/// beyond can only raise the skyline. A fit that puts more than ``maximumBelowBound`` of those
+/// points below their bound is discarded before the best is chosen. A fit is refused (`no-fit`) when:
+/// - fewer than ``minimumMatchedShare`` of the points with a settled DEM skyline behind them, or
+///   fewer than ``minimumExplainedShare`` of all the points (or fewer than ``minimumMatched``), lie
+///   within the match tolerance;
 /// - the matched points span less than ``minimumSpan`` of the image's width;
 /// - another fit at a heading more than 1° away explains nearly as many points
 ///   (``rivalShare``): a skyline that repeats, or says too little;
@@ -58,6 +62,8 @@ public enum PhotoOrientationFit {
     public static let finePoints = 300
     public static let candidates = 6
     public static let minimumMatchedShare = 0.6
+    public static let minimumExplainedShare = 0.4
+    public static let maximumBelowBound = 0.1
     public static let minimumMatched = 40
     public static let minimumSpan = 0.25
     public static let rivalShare = 0.8
@@ -77,10 +83,11 @@ public enum PhotoOrientationFit {
     ///   - given: the orientation the file and options give (heading from true north; 0 when
     ///     unknown and `limits.heading` is nil).
     ///   - profile: the DEM's skyline over ``OrientationFit/azimuthWindow(given:camera:skyline:limits:)``
-    ///     of the search (a whole turn for a 360° search), NaN where it is unknown.
+    ///     of the search (a whole turn for a 360° search), NaN where it is unknown or unsettled.
+    ///   - lowerBounds: over the same azimuths, the unsettled skyline's angles (NaN elsewhere).
     /// - Throws: ``CalibrationError`` `no-fit` with the reason.
     public static func fit(given: CameraOrientation, camera: PinholeCamera, points: [Reading.Pixel], profile: SkylineProfile,
-                           limits: Limits) throws(CalibrationError) -> Fit {
+                           lowerBounds: SkylineProfile? = nil, limits: Limits) throws(CalibrationError) -> Fit {
         // Evenly chosen points across the image.
         let ordered = points.indices.sorted { points[$0].x < points[$1].x }
         let take = min(ordered.count, finePoints)
@@ -98,14 +105,20 @@ public enum PhotoOrientationFit {
         let starts = coarseStarts(fit: fit, fullCircle: fullCircle)
         var fits = starts.map { fit.refine(from: $0, freeRoll: true) }
         fits.sort { ($0.matched, -$0.rms) > ($1.matched, -$1.rms) }
-        guard let best = fits.first else { throw .noFit("no orientation within the search explains the skyline") }
+        let consistent = fits.filter { belowBoundShare(fit: fit, at: $0.angles, lowerBounds: lowerBounds, tolerance: $0.tolerance) <= maximumBelowBound }
+        guard let best = consistent.first else {
+            throw .noFit(fits.isEmpty ? "no orientation within the search explains the skyline"
+                                      : "every orientation that explains part of the skyline puts the rest of it below terrain the DEM shows")
+        }
+        fits = consistent
 
         let misfits = fit.misfits(best.angles)
         let known = misfits.filter { abs($0) < OrientationFit.missingMisfit }.count
         guard known >= minimumMatched else {
             throw .noFit("the DEM's skyline is unknown behind most of the photo (\(known) of \(pixels.count) points have one): the view reaches beyond the DEM")
         }
-        let needed = max(minimumMatched, Int((minimumMatchedShare * Double(known)).rounded(.up)))
+        let needed = max(minimumMatched, Int((minimumMatchedShare * Double(known)).rounded(.up)),
+                         Int((minimumExplainedShare * Double(pixels.count)).rounded(.up)))
         guard best.matched >= needed else {
             throw .noFit("the skyline fits the DEM nowhere in the search: at best \(best.matched) of \(known) points lie within \(String(format: "%.2f", best.tolerance))° (wrong place, clouds or foreground on the skyline?)")
         }
@@ -136,6 +149,22 @@ public enum PhotoOrientationFit {
                                       matched: best.matched, points: pixels.count)
         calibration.covariance = covariance
         return Fit(calibration: calibration, matchedPoints: matched.map { chosen[$0] })
+    }
+
+    /// The share of the points over unsettled azimuths that lie more than `tolerance` below the
+    /// DEM's lower bound there, under the angles `a`; 0 when there are none.
+    static func belowBoundShare(fit: OrientationFit, at a: OrientationFit.Angles, lowerBounds: SkylineProfile?, tolerance: Double) -> Double {
+        guard let lowerBounds else { return 0 }
+        let tilt = OrientationFit.Tilt(pitch: a.pitch, roll: a.roll)
+        var bounded = 0, below = 0
+        for ray in fit.skylineRays {
+            let l = tilt.level(ray)
+            let bound = lowerBounds.angle(at: a.heading + l.azimuth)
+            guard !bound.isNaN else { continue }
+            bounded += 1
+            if l.elevation < bound - tolerance { below += 1 }
+        }
+        return bounded == 0 ? 0 : Double(below) / Double(bounded)
     }
 
     /// σ²·(JᵀJ)⁻¹ over the matched points, inflated to ``effectivePoints``; degrees², rows and

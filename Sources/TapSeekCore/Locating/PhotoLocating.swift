@@ -36,8 +36,13 @@ extension Locator {
     ///
     /// Never throws: a photo that cannot be answered gives status `error` with what its metadata
     /// said; a fit that cannot be trusted gives `uncalibrated` with a warning saying why.
+    ///
+    /// With `uncertainty`, each tap also says how far to trust its target
+    /// (``TargetUncertainty``): a calibrated photo's heading, pitch and roll are sampled with the
+    /// fit's own covariance, correlations included, in place of the sensors' accuracies.
     public func photo(_ metadata: PhotoMetadata, pixels: PixelImage?, overrides: PhotoOverrides = PhotoOverrides(),
-                      taps: [Reading.Pixel] = [], jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> PhotoResult {
+                      taps: [Reading.Pixel] = [], uncertainty: TargetUncertainty.Settings? = nil,
+                      jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> PhotoResult {
         var warnings: [Warning] = []
         let (reading, sources) = Self.photoReading(metadata, overrides: overrides, warnings: &warnings)
         guard let reading else {
@@ -88,6 +93,8 @@ extension Locator {
         let window = OrientationFit.azimuthWindow(given: given, camera: camera, skyline: border, limits: box)
         let points = skylinePoints(from: eye, azimuths: window, jobs: jobs, terrain: &terrain)
         let profile = SkylineProfile(points: points, step: Self.calibrationAzimuthStep)
+        let lowerBounds = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
+                                         angles: points.map { $0.complete ? .nan : $0.elevationAngle ?? .nan })
 
         var result = PhotoResult(status: .uncalibrated, reading: reading, sources: sources, skyline: skyline)
         var final = reading
@@ -97,7 +104,8 @@ extension Locator {
                                                                : "no skyline found in the photo\(coverage): fog, cloud or no sky in view; the orientation is the file's"))
         } else {
             do {
-                let fit = try PhotoOrientationFit.fit(given: given, camera: camera, points: detected, profile: profile, limits: limits)
+                let fit = try PhotoOrientationFit.fit(given: given, camera: camera, points: detected, profile: profile,
+                                                      lowerBounds: lowerBounds, limits: limits)
                 result.status = .calibrated
                 result.calibration = fit.calibration
                 let c = fit.calibration
@@ -128,7 +136,11 @@ extension Locator {
                 var r = final
                 r.tap = tap
                 if o.headingReference == .magnetic, let heading { r.orientation = .init(heading: heading, pitch: o.pitch, roll: o.roll) }
-                result.taps.append(locate(r, terrain: &terrain))
+                if let uncertainty {
+                    result.taps.append(locate(r, uncertainty: uncertainty, carrying: nil, orientationCovariance: result.calibration?.covariance, jobs: jobs))
+                } else {
+                    result.taps.append(locate(r, terrain: &terrain))
+                }
             }
             for (i, p) in points.enumerated() {
                 guard let angle = p.elevationAngle else { continue }

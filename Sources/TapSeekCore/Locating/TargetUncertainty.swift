@@ -68,6 +68,14 @@ extension Locator {
     /// (``Calibration/sigma``) in place of the sensors' accuracies.
     public func locate(_ original: Reading, uncertainty sampling: TargetUncertainty.Settings, carrying carried: Calibration? = nil,
                        jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> LocateResult {
+        locate(original, uncertainty: sampling, carrying: carried, orientationCovariance: nil, jobs: jobs)
+    }
+
+    /// As ``locate(_:uncertainty:carrying:jobs:)``; a calibration's covariance (its own, or
+    /// `orientationCovariance` for a reading already calibrated, as a photo's taps are) samples
+    /// heading, pitch and roll together, correlated as the fit found them.
+    func locate(_ original: Reading, uncertainty sampling: TargetUncertainty.Settings, carrying carried: Calibration?,
+                orientationCovariance: [[Double]]?, jobs: Int) -> LocateResult {
         var terrain = TerrainSampler(catalog: catalog)
         let prepared = calibrated(original, carried: carried, terrain: &terrain)
         let reading = prepared.reading
@@ -82,7 +90,8 @@ extension Locator {
                                                 height: observer.altitude, date: time) {
             declination = MagneticModel.declinationUncertainty(horizontalIntensity: field.horizontalIntensity)
         }
-        let sigmas = SensorSigmas(reading: reading, declination: declination)
+        let sensors = SensorSigmas(reading: reading, declination: declination)
+        let sigmas = (orientationCovariance ?? prepared.calibration?.covariance).map(sensors.with(orientationCovariance:)) ?? sensors
         let count = max(sampling.samples, 1)
         let shares = max(1, min(jobs, count))
         // Each sample's target, if any, and whether its sightline hit: all that is kept of it.
@@ -127,9 +136,13 @@ extension Locator {
         var normals = SeededNormals(seed: seed, index: index)
         var r = reading
         guard var o = r.orientation else { return r }
-        o.heading = normalizedAzimuth(o.heading + sigmas.heading * normals.next())
-        o.pitch = min(max(o.pitch + sigmas.pitch * normals.next(), -90), 90)
-        o.roll += sigmas.roll * normals.next()
+        var z = [normals.next(), normals.next(), normals.next()]
+        if let l = sigmas.orientationFactor {
+            z = [l[0][0] * z[0], l[1][0] * z[0] + l[1][1] * z[1], l[2][0] * z[0] + l[2][1] * z[1] + l[2][2] * z[2]]
+        }
+        o.heading = normalizedAzimuth(o.heading + sigmas.heading * z[0])
+        o.pitch = min(max(o.pitch + sigmas.pitch * z[1], -90), 90)
+        o.roll += sigmas.roll * z[2]
         r.orientation = o
         let axis = sigmas.horizontal / SensorSigmas.radius68
         let east = axis * normals.next(), north = axis * normals.next()

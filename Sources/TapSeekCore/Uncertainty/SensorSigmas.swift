@@ -9,6 +9,10 @@ public struct SensorSigmas: Sendable, Hashable {
     /// deviation of ``horizontal`` / 1.515 (the 68 % radius of a circular normal, Rayleigh).
     public var horizontal: Double
     public var vertical: Double
+    /// The correlations of the heading, pitch and roll errors (a 3 × 3 matrix in that order), when
+    /// they are known not to be independent: a photo's calibration fits the three together
+    /// (``Calibration/covariance``). Nil: independent.
+    public var orientationCorrelation: [[Double]]?
 
     /// Phone compass error: typically 5°, often more (Bowers 2022, 17 devices; the project's
     /// conventions).
@@ -53,6 +57,40 @@ extension MagneticModel {
     public static func declinationUncertainty(horizontalIntensity h: Double) -> Double {
         let b = 5417 / max(h, 1)
         return (0.26 * 0.26 + b * b).squareRoot()
+    }
+}
+
+extension SensorSigmas {
+    /// The sigmas with heading, pitch and roll (and their correlations) from a fit's covariance
+    /// (degrees², heading, pitch, roll); unchanged when the covariance is not a valid one.
+    public func with(orientationCovariance c: [[Double]]) -> SensorSigmas {
+        guard c.count == 3, c.allSatisfy({ $0.count == 3 }), (0..<3).allSatisfy({ c[$0][$0] > 0 && c[$0][$0].isFinite }) else { return self }
+        var s = self
+        let sd = (0..<3).map { c[$0][$0].squareRoot() }
+        (s.heading, s.pitch, s.roll) = (sd[0], sd[1], sd[2])
+        s.orientationCorrelation = (0..<3).map { i in (0..<3).map { j in c[i][j] / (sd[i] * sd[j]) } }
+        return s
+    }
+
+    /// The lower-triangular Cholesky factor of ``orientationCorrelation`` (L·Lᵀ = C), which turns
+    /// independent standard normals into correlated ones; nil when independent or not positive
+    /// definite.
+    var orientationFactor: [[Double]]? {
+        guard let c = orientationCorrelation else { return nil }
+        var l = [[Double]](repeating: [0, 0, 0], count: 3)
+        for i in 0..<3 {
+            for j in 0...i {
+                var sum = c[i][j]
+                for k in 0..<j { sum -= l[i][k] * l[j][k] }
+                if i == j {
+                    guard sum > 0 else { return nil }
+                    l[i][i] = sum.squareRoot()
+                } else {
+                    l[i][j] = sum / l[j][j]
+                }
+            }
+        }
+        return l
     }
 }
 

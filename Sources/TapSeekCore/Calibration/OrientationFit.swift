@@ -382,7 +382,14 @@ public struct OrientationFit: Sendable {
     /// Levenberg–Marquardt with Cauchy weights from `start`, the weights' scale shrinking from
     /// 0.5° to the misfits' robust spread; the angles kept within the limits.
     func refine(from start: Angles, freeRoll: Bool) -> Refined {
-        let parameters = freeRoll ? 3 : 2
+        refine(from: start, free: freeRoll ? [0, 1, 2] : [0, 1])
+    }
+
+    /// ``refine(from:freeRoll:)`` over the angles `free` (indices: 0 heading, 1 pitch, 2 roll);
+    /// the others stay as in `start` (roll as given when not free).
+    func refine(from start: Angles, free: [Int]) -> Refined {
+        let parameters = free.count
+        let freeRoll = free.contains(2)
         var a = start
         var scale = Self.coarseTolerance
         var lambda = 1e-3
@@ -390,14 +397,14 @@ public struct OrientationFit: Sendable {
             var y = x
             y.heading = given.heading + min(max(remainder(x.heading - given.heading, 360), -limits.heading), limits.heading)
             y.pitch = min(max(x.pitch, max(given.pitch - limits.pitch, -90)), min(given.pitch + limits.pitch, 90))
-            y.roll = freeRoll ? min(max(x.roll, given.roll - limits.roll), given.roll + limits.roll) : given.roll
+            y.roll = freeRoll ? min(max(x.roll, given.roll - limits.roll), given.roll + limits.roll) : (free.contains(0) ? given.roll : start.roll)
             return y
         }
         func cost(_ e: [Double], _ s: Double) -> Double { e.reduce(0) { $0 + log1p($1 * $1 / (s * s)) } }
         var e = misfits(a)
         for _ in 0..<12 {
             for _ in 0..<10 {
-                let jacobian = self.jacobian(at: a, parameters: parameters)
+                let jacobian = self.jacobian(at: a, free: free)
                 // Normal equations with Cauchy weights w = 1/(1 + (e/s)²).
                 var normal = [[Double]](repeating: [Double](repeating: 0, count: parameters), count: parameters)
                 var gradient = [Double](repeating: 0, count: parameters)
@@ -415,11 +422,11 @@ public struct OrientationFit: Sendable {
                     for p in 0..<parameters { damped[p][p] += lambda * max(normal[p][p], 1e-9) }
                     guard let step = Self.solve(damped, gradient.map { -$0 }) else { lambda *= 10; continue }
                     var trial = a
-                    for p in 0..<parameters { trial[p] += step[p] }
+                    for p in 0..<parameters { trial[free[p]] += step[p] }
                     trial = clamped(trial)
                     let te = misfits(trial)
                     if cost(te, scale) < before {
-                        let moved = (0..<parameters).map { abs(trial[$0] - a[$0]) }.max() ?? 0
+                        let moved = free.map { abs(trial[$0] - a[$0]) }.max() ?? 0
                         a = trial
                         e = te
                         lambda = max(lambda / 10, 1e-9)
@@ -436,11 +443,12 @@ public struct OrientationFit: Sendable {
             if next >= scale { break }
             scale = next
         }
-        return judged(a, misfits: e, parameters: parameters)
+        return judged(a, misfits: e, free: free)
     }
 
     /// How well `a` fits: matched points, their RMS misfit, the heading's standard error.
-    private func judged(_ a: Angles, misfits e: [Double], parameters: Int) -> Refined {
+    private func judged(_ a: Angles, misfits e: [Double], free: [Int]) -> Refined {
+        let parameters = free.count
         let tolerance = min(max(3 * 1.4826 * Self.median(e.map(abs)), Self.matchTolerance.lowerBound), Self.matchTolerance.upperBound)
         var matched = 0, sum = 0.0, inlierTerms = 0
         let skyline = profile == nil ? 0 : skylineRays.count
@@ -464,14 +472,14 @@ public struct OrientationFit: Sendable {
         let rms = matched > 0 ? (sum / Double(matched)).squareRoot() : .infinity
         // Covariance of the least-squares fit over the matched points: σ²·(JᵀJ)⁻¹, σ at least
         // the calibration's floor (the skyline's own sampling).
-        let jacobian = self.jacobian(at: a, parameters: parameters)
+        let jacobian = self.jacobian(at: a, free: free)
         var normal = [[Double]](repeating: [Double](repeating: 0, count: parameters), count: parameters)
         for i in e.indices where inlier[i] {
             for p in 0..<parameters { for q in 0..<parameters { normal[p][q] += jacobian[p][i] * jacobian[q][i] } }
         }
         let sigma = max(rms.isFinite ? rms : 1, Calibration.sigmaFloor)
         var headingSigma = Double.infinity
-        if let column = Self.solve(normal, [1] + [Double](repeating: 0, count: parameters - 1)), column[0] > 0 {
+        if free.first == 0, let column = Self.solve(normal, [1] + [Double](repeating: 0, count: parameters - 1)), column[0] > 0 {
             headingSigma = sigma * column[0].squareRoot()
         }
         return Refined(angles: a, matched: matched, rms: rms, tolerance: tolerance, headingSigma: headingSigma)
@@ -479,10 +487,10 @@ public struct OrientationFit: Sendable {
 
     /// ∂misfits/∂angle by central differences of 0.005° (the profile is linear between its
     /// 0.05° samples); one row per parameter.
-    func jacobian(at a: Angles, parameters: Int) -> [[Double]] {
+    func jacobian(at a: Angles, free: [Int]) -> [[Double]] {
         let h = 0.005
         var rows: [[Double]] = []
-        for p in 0..<parameters {
+        for p in free {
             var plus = a, minus = a
             plus[p] += h
             minus[p] -= h

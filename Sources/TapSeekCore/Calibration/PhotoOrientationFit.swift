@@ -24,6 +24,11 @@ import Foundation
 ///   fewer than ``minimumExplainedShare`` of all the points (or fewer than ``minimumMatched``), lie
 ///   within the match tolerance;
 /// - the matched points span less than ``minimumSpan`` of the image's width;
+/// - the DEM's skyline behind the matched points rises and falls by less than ``minimumRelief``
+///   about the straight line that best follows it: pitch and roll tilt a straight skyline into
+///   any other, so only its ups and downs can fix the heading;
+/// - the heading does not matter enough: turned by any of ``headingProbes`` and refitted in pitch
+///   and roll, the skyline still matches ``rivalShare`` as many points;
 /// - another fit at a heading more than 1° away explains nearly as many points
 ///   (``rivalShare``): a skyline that repeats, or says too little;
 /// - the heading's standard error exceeds ``maximumHeadingSigma``;
@@ -66,6 +71,9 @@ public enum PhotoOrientationFit {
     public static let maximumBelowBound = 0.1
     public static let minimumMatched = 40
     public static let minimumSpan = 0.25
+    public static let minimumRelief = 1.0
+    /// Heading offsets (degrees) at which a fit must explain clearly fewer points.
+    public static let headingProbes = [-5.0, -3, -2, -1, 1, 2, 3, 5]
     public static let rivalShare = 0.8
     public static let maximumHeadingSigma = 0.25
     public static let effectivePoints = 30.0
@@ -128,6 +136,18 @@ public enum PhotoOrientationFit {
         guard span >= minimumSpan else {
             throw .noFit(String(format: "the matched skyline spans only %.0f%% of the photo's width: too little to fix the orientation", span * 100))
         }
+        let relief = Self.relief(fit: fit, at: best.angles, points: matched)
+        guard relief >= minimumRelief else {
+            throw .noFit(String(format: "the DEM's skyline behind the photo's is nearly straight (%.2f° of relief beyond a tilted line): it cannot fix the heading", relief))
+        }
+        for probe in headingProbes {
+            var turned = best.angles
+            turned.heading += probe
+            let refitted = fit.refine(from: turned, free: [1, 2])
+            if Double(refitted.matched) >= rivalShare * Double(best.matched) {
+                throw .noFit(String(format: "the heading is ill-determined: turned by %+.0f° the skyline still fits (%d of %d points)", probe, refitted.matched, best.matched))
+            }
+        }
         if let rival = fits.dropFirst().first(where: { abs(remainder($0.angles.heading - best.angles.heading, 360)) > 1 }),
            Double(rival.matched) >= rivalShare * Double(best.matched) {
             throw .noFit(String(format: "ambiguous: headings %.1f° and %.1f° explain the skyline almost equally (%d and %d points)",
@@ -151,6 +171,25 @@ public enum PhotoOrientationFit {
         return Fit(calibration: calibration, matchedPoints: matched.map { chosen[$0] })
     }
 
+    /// How far (degrees) the DEM's skyline behind `points` rises and falls about its least-squares
+    /// straight line in azimuth: the 95th minus the 5th percentile of the residuals.
+    static func relief(fit: OrientationFit, at a: OrientationFit.Angles, points: [Int]) -> Double {
+        guard let profile = fit.profile, points.count >= 3 else { return 0 }
+        let tilt = OrientationFit.Tilt(pitch: a.pitch, roll: a.roll)
+        let samples = points.compactMap { i -> (Double, Double)? in
+            let l = tilt.level(fit.skylineRays[i])
+            let s = profile.angle(at: a.heading + l.azimuth)
+            return s.isNaN ? nil : (l.azimuth, s)
+        }
+        guard samples.count >= 3 else { return 0 }
+        let n = Double(samples.count)
+        let mx = samples.reduce(0) { $0 + $1.0 } / n, my = samples.reduce(0) { $0 + $1.1 } / n
+        let sxx = samples.reduce(0) { $0 + ($1.0 - mx) * ($1.0 - mx) }, sxy = samples.reduce(0) { $0 + ($1.0 - mx) * ($1.1 - my) }
+        let slope = sxx > 0 ? sxy / sxx : 0
+        let residuals = samples.map { $0.1 - my - slope * ($0.0 - mx) }.sorted()
+        return residuals[residuals.count * 95 / 100] - residuals[residuals.count * 5 / 100]
+    }
+
     /// The share of the points over unsettled azimuths that lie more than `tolerance` below the
     /// DEM's lower bound there, under the angles `a`; 0 when there are none.
     static func belowBoundShare(fit: OrientationFit, at a: OrientationFit.Angles, lowerBounds: SkylineProfile?, tolerance: Double) -> Double {
@@ -170,7 +209,7 @@ public enum PhotoOrientationFit {
     /// σ²·(JᵀJ)⁻¹ over the matched points, inflated to ``effectivePoints``; degrees², rows and
     /// columns heading, pitch, roll. Nil when singular.
     static func covariance(fit: OrientationFit, at a: OrientationFit.Angles, misfits: [Double], matched: [Int], rms: Double) -> [[Double]]? {
-        let jacobian = fit.jacobian(at: a, parameters: 3)
+        let jacobian = fit.jacobian(at: a, free: [0, 1, 2])
         var normal = [[Double]](repeating: [0, 0, 0], count: 3)
         for i in matched { for p in 0..<3 { for q in 0..<3 { normal[p][q] += jacobian[p][i] * jacobian[q][i] } } }
         let sigma = max(rms.isFinite ? rms : 1, Calibration.sigmaFloor)

@@ -17,7 +17,7 @@ flock /tmp/tapseek-build.lock swift build -c release --static-swift-stdlib --pro
 flock /tmp/tapseek-build.lock swift build --build-tests >/dev/null
 tapseek="$root/.build/release/tapseek"
 
-TAPSEEK_PHOTO_FIXTURE="$work/base.jpg" swift test --skip-build --filter PhotoAccuracyBenchmark/writesTheBenchmarkPhoto >/dev/null
+TAPSEEK_PHOTO_FIXTURE="$work/base.jpg" swift test --skip-build --filter PhotoFixtureWriters/writesTheBenchmarkPhoto >/dev/null
 exif=(-FocalLengthIn35mmFormat=26 '-DateTimeOriginal=2026:07:14 09:41:05' -OffsetTimeOriginal=+05:45
       -GPSLatitude=27.9957 -GPSLatitudeRef=N -GPSLongitude=86.8285 -GPSLongitudeRef=E -GPSAltitude=5650
       -GPSImgDirection=98 -GPSImgDirectionRef=T)

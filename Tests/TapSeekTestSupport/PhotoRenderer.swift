@@ -37,6 +37,8 @@ public struct PhotoRenderer {
     /// A flat horizon at this apparent elevation angle (degrees) in place of the DEM's skyline:
     /// a sea with nothing on it.
     public var flatHorizon: Double?
+    /// Farthest terrain drawn, metres (nil: the horizon range of the highest terrain).
+    public var range: Double?
 
     public static let azimuthStep = 0.02
 
@@ -64,7 +66,7 @@ public struct PhotoRenderer {
         let step = Self.azimuthStep
         let first = (low / step).rounded(.down) - 2, last = (high / step).rounded(.up) + 2
         let azimuths = stride(from: first, through: last, by: 1).map { $0 * step }
-        let settings = Panorama.Settings(azimuthStep: step, layers: Panorama.Settings.pictureLayers)
+        let settings = Panorama.Settings(azimuthStep: step, range: range, layers: Panorama.Settings.pictureLayers.filter { $0 < (range ?? .infinity) })
         return (first * step, try locator.skyline(from: location, azimuths: azimuths, settings: settings))
     }
 
@@ -102,8 +104,9 @@ public struct PhotoRenderer {
                         sky = (sky.0 + (238 - sky.0) * alpha, sky.1 + (238 - sky.1) * alpha, sky.2 + (242 - sky.2) * alpha)
                     }
                 }
-                // Terrain: the nearest layer whose silhouette stands above this ray gives its depth.
-                var depth = 80_000.0
+                // Terrain: the nearest layer whose silhouette stands above this ray gives its depth;
+                // above them all, the skyline's own distance.
+                var depth = angle(view.azimuth, { $0.distance.isFinite ? $0.distance : nil }) ?? 80_000
                 for (k, layer) in layers.enumerated() {
                     if let a = angle(view.azimuth, { $0.layers.count > k ? $0.layers[k] : nil }), a > elevation {
                         depth = layer

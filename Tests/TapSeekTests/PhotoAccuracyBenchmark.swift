@@ -95,7 +95,11 @@ struct PhotoAccuracyBenchmark {
         for kind in totals.keys.sorted() { print("PHOTO-ACCURACY all: " + kind.padding(toLength: 45, withPad: " ", startingAt: 0) + totals[kind]!.row) }
         #expect(totals.values.allSatisfy { $0.wrong == 0 }, "a calibrated answer more than 1° wrong")
     }
+}
 
+/// Photos the scripts write: the benchmark's and README's example, each run only when its
+/// environment variable names where to write it.
+struct PhotoFixtureWriters {
     /// The photo `scripts/bench-photo.sh` times: Kala Patthar toward Everest, 1 008 × 756, written
     /// where `TAPSEEK_PHOTO_FIXTURE` says (the script scales it up and writes its EXIF).
     @Test(.enabled(if: ProcessInfo.processInfo.environment["TAPSEEK_PHOTO_FIXTURE"] != nil))
@@ -106,5 +110,22 @@ struct PhotoAccuracyBenchmark {
                                    imageWidth: 1008, imageHeight: 756)
         let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: camera).render(locator: try PhotoFitTests.locator())
         try Data(try PhotoPixels.jpeg(image, quality: 92)).write(to: URL(fileURLWithPath: path))
+    }
+
+    /// README's worked example, `examples/cumberland.jpg` (`scripts/make-example-photo.sh` writes
+    /// its EXIF): the default DEM seen from a hillside north-east of Jacksboro, Tennessee, looking
+    /// south-west along the Cumberland ridges, terrain drawn out to 20 km, written where
+    /// `TAPSEEK_EXAMPLE_PHOTO` says.
+    @Test(.enabled(if: ProcessInfo.processInfo.environment["TAPSEEK_EXAMPLE_PHOTO"] != nil))
+    func writesTheExamplePhoto() throws {
+        let path = try #require(ProcessInfo.processInfo.environment["TAPSEEK_EXAMPLE_PHOTO"])
+        let dem = SharedData.projectRoot.appendingPathComponent("dem")
+        let locator = Locator(catalog: try ElevationCatalog(directory: dem.path, rasterReader: .gdal), geoid: try Geoid())
+        let camera = PinholeCamera(horizontalFOV: FieldOfView.horizontal(focalLengthIn35mmFilm: 26, width: 1008, height: 756),
+                                   imageWidth: 1008, imageHeight: 756)
+        var renderer = PhotoRenderer(location: .init(latitude: 36.38, longitude: -84.12), orientation: CameraOrientation(heading: 240, pitch: 4, roll: 0.6),
+                                     camera: camera)
+        renderer.range = 20_000
+        try Data(try PhotoPixels.jpeg(try renderer.render(locator: locator), quality: 88)).write(to: URL(fileURLWithPath: path))
     }
 }

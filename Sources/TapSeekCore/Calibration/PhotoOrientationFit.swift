@@ -28,7 +28,8 @@ import Foundation
 ///   about the straight line that best follows it: pitch and roll tilt a straight skyline into
 ///   any other, so only its ups and downs can fix the heading;
 /// - the heading does not matter enough: turned by any of ``headingProbes`` and refitted in pitch
-///   and roll, the skyline still matches ``rivalShare`` as many points;
+///   and roll, the skyline still matches ``rivalShare`` as many points, with a residual at most
+///   twice the fit's (or 0.05° more);
 /// - another fit at a heading more than 1° away explains nearly as many points
 ///   (``rivalShare``): a skyline that repeats, or says too little;
 /// - the heading's standard error exceeds ``maximumHeadingSigma``;
@@ -71,7 +72,7 @@ public enum PhotoOrientationFit {
     public static let maximumBelowBound = 0.1
     public static let minimumMatched = 40
     public static let minimumSpan = 0.25
-    public static let minimumRelief = 1.0
+    public static let minimumRelief = 0.5
     /// Heading offsets (degrees) at which a fit must explain clearly fewer points.
     public static let headingProbes = [-5.0, -3, -2, -1, 1, 2, 3, 5]
     public static let rivalShare = 0.8
@@ -144,7 +145,7 @@ public enum PhotoOrientationFit {
             var turned = best.angles
             turned.heading += probe
             let refitted = fit.refine(from: turned, free: [1, 2])
-            if Double(refitted.matched) >= rivalShare * Double(best.matched) {
+            if Double(refitted.matched) >= rivalShare * Double(best.matched), refitted.rms <= max(2 * best.rms, best.rms + 0.05) {
                 throw .noFit(String(format: "the heading is ill-determined: turned by %+.0f° the skyline still fits (%d of %d points)", probe, refitted.matched, best.matched))
             }
         }

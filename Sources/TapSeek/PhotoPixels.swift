@@ -47,8 +47,8 @@ public enum PhotoPixels {
 
     #if canImport(ImageIO)
     private static func imageIODecode(_ bytes: [UInt8], minimumWidth: Int) throws(PhotoPixelError) -> PixelImage {
-        let options = [kCGImageSourceCreateThumbnailFromImageAlways: true, kCGImageSourceCreateThumbnailWithTransform: true,
-                       kCGImageSourceThumbnailMaxPixelSize: minimumWidth * 2] as CFDictionary
+        let options = [kCGImageSourceCreateThumbnailFromImageAlways as String: true, kCGImageSourceCreateThumbnailWithTransform as String: true,
+                       kCGImageSourceThumbnailMaxPixelSize as String: minimumWidth * 2] as [String: Any] as CFDictionary
         guard let source = CGImageSourceCreateWithData(Data(bytes) as CFData, nil),
               let image = CGImageSourceCreateThumbnailAtIndex(source, 0, options) else { throw PhotoPixelError("ImageIO cannot decode the photo") }
         let w = image.width, h = image.height
@@ -71,10 +71,10 @@ public enum PhotoPixels {
               let cg = CGImage(width: image.width, height: image.height, bitsPerComponent: 8, bitsPerPixel: 24, bytesPerRow: image.width * 3,
                                space: CGColorSpaceCreateDeviceRGB(), bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.none.rawValue),
                                provider: provider, decode: nil, shouldInterpolate: false, intent: .defaultIntent),
-              let destination = CGImageDestinationCreateWithData(data, "public.jpeg" as CFString, 1, nil) else {
+              let destination = CGImageDestinationCreateWithData(data as CFMutableData, "public.jpeg" as CFString, 1, nil) else {
             throw PhotoPixelError("ImageIO cannot encode a JPEG")
         }
-        CGImageDestinationAddImage(destination, cg, [kCGImageDestinationLossyCompressionQuality: Double(quality) / 100] as CFDictionary)
+        CGImageDestinationAddImage(destination, cg, [kCGImageDestinationLossyCompressionQuality as String: Double(quality) / 100] as [String: Any] as CFDictionary)
         guard CGImageDestinationFinalize(destination) else { throw PhotoPixelError("ImageIO cannot encode a JPEG") }
         return [UInt8](data as Data)
     }

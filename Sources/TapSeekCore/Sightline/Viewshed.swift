@@ -1,0 +1,262 @@
+import Foundation
+
+/// What an eye can see: for every cell of a latitude–longitude grid around it, whether the
+/// sightline from the eye to the cell's centre (on the terrain, raised by a target height) is
+/// free — the same answer as ``Locator/aim(_:terrain:resolve:)``'s `visible` for that point.
+///
+/// A sweep reuses the horizon along each azimuth instead of walking one ray per cell. Level rays
+/// fan out from the eye (``HorizonProfile``: exact on the bilinear terrain, with the pyramid),
+/// each recording how the horizon rises with distance. A cell lies between two of them; its
+/// own sightline runs within the wedge between them, where terrain a lateral distance ℓ away
+/// differs in height by at most S·ℓ (S the steepest slope of the bilinear terrain in the
+/// grid), so at every distance d its horizon tangent differs from a neighbour's by at most
+/// S·Δα (ℓ = d·Δα for an azimuth difference Δα). With the cell's apparent tangent above every
+/// upper bound so raised, the cell is visible; below a lower bound so lowered, hidden. A cell
+/// that neither settles — near grazing, near a void, near the edge of the data, or within
+/// ``nearCells`` of the eye — is judged by its own exact sightline, exactly as `aim` judges it
+/// (``TargetSight/blocker(geoid:over:maximumTerrain:)``). Every answer is therefore `aim`'s:
+/// the sweep only decides which cells need no ray of their own.
+///
+/// The bounds leave margins for what differs between a cell's sightline and the level rays'
+/// model: the skyline tangent's Earth curvature (the mean radius, where the line falls away
+/// with the normal section's radius: d·|1/R_α − 1/R|/2 ≤ 1.6·10⁻⁵ at 30 km) and where a
+/// point at one height lies over the ground compared with one at another (Δh·d/R metres of
+/// distance).
+public struct Viewshed: Sendable {
+    /// How a viewshed is computed.
+    public struct Settings: Sendable, Hashable {
+        /// Largest ground distance considered, metres; nil: the horizon range of the highest
+        /// terrain on Earth (clipped to the DEM by ``Locator/viewshed(from:settings:jobs:progress:)``).
+        public var range: Double?
+        /// Refraction coefficient k (see ``MarchSettings/refraction``).
+        public var refraction: Double
+        /// Height of the seen points above the terrain, metres.
+        public var targetHeight: Double
+        /// Degrees between cell centres; nil: the DEM's own post spacing at the observer.
+        public var resolution: Double?
+
+        public init(range: Double? = nil, refraction: Double = MarchSettings.defaultRefraction, targetHeight: Double = 0,
+                    resolution: Double? = nil) {
+            self.range = range
+            self.refraction = refraction
+            self.targetHeight = targetHeight
+            self.resolution = resolution
+        }
+    }
+
+    /// The eye: degrees, and metres above the WGS84 ellipsoid.
+    public var eye: GeodeticPosition
+    public var settings: Settings
+    /// The range judged, metres: cells whose centres lie farther (horizontally from the eye)
+    /// are ``ViewshedGrid/noData``.
+    public var range: Double
+    public var grid: ViewshedGrid
+    /// Number of level rays of the sweep.
+    public var radials: Int
+    /// Cells judged by a sightline of their own.
+    public var exactCells: Int
+    /// Whether a level ray crossed a void in the DEM.
+    public var crossedVoid: Bool
+
+    /// Most cells a viewshed may have: 25 million (5 000 × 5 000; a 150 km square at 1″, 450 km
+    /// at 3″), one byte each, all in memory.
+    public static let maximumCells = 25_000_000
+    /// Cells nearer than this (horizontally, metres) always get their own sightline: near the
+    /// eye a cell's wedge holds little terrain and its rays are short.
+    public static let nearCells = 100.0
+    /// Level rays per radian of the sweep, per metre of range over the DEM's smallest post
+    /// spacing: ≥ 0.6 lets no void hide between two of them (see ``radialCount(range:postSpacing:)``);
+    /// more make the bounds tighter and fewer cells need their own ray.
+    static let radialDensity = 2.0
+
+    public init(eye: GeodeticPosition, settings: Settings, range: Double, grid: ViewshedGrid, radials: Int, exactCells: Int,
+                crossedVoid: Bool) {
+        self.eye = eye
+        self.settings = settings
+        self.range = range
+        self.grid = grid
+        self.radials = radials
+        self.exactCells = exactCells
+        self.crossedVoid = crossedVoid
+    }
+
+    /// The number of level rays for a sweep to `range` metres over posts `postSpacing` metres
+    /// apart (the smaller of the two axes). A void post makes the four cells around it unknown,
+    /// a square 2·spacing wide; with rays closer than 2·spacing/(1.2·range) radians every such
+    /// square within range is crossed by one of the two rays around any sightline that crosses it.
+    public static func radialCount(range: Double, postSpacing: Double) -> Int {
+        let perRadian = max(1.2 / 2, radialDensity) * range / postSpacing
+        return max(360, Int((2 * .pi * perRadian).rounded(.up)))
+    }
+
+    /// The radial horizons of a sweep, for level rays `indices` of `count` (azimuth i·360°/count).
+    static func profiles<T: TerrainGrids>(_ indices: Range<Int>, count: Int, eye: GeodeticPosition, geoid: Geoid, refraction: Double,
+                                          range: Double, over terrain: inout T) -> [HorizonProfile] {
+        indices.map {
+            HorizonProfile.walk(azimuth: Double($0) * 360 / Double(count), eye: eye, geoid: geoid, refraction: refraction,
+                                range: profileRange(range), over: &terrain)
+        }
+    }
+
+    /// How far the level rays are walked: a little beyond the range, as a cell's distance along
+    /// a level ray differs from its horizontal distance by Δh·d/R and the slack on top.
+    static func profileRange(_ range: Double) -> Double { range * 1.01 + 200 }
+
+    /// The steepest slope (metres per metre, the largest gradient of the bilinear surface) of
+    /// the posts of `grids` within a latitude–longitude box (degrees), one post beyond it.
+    static func steepestSlope(of grids: [ElevationGrid], south: Double, north: Double, west: Double, east: Double) -> Double {
+        var steepest = 0.0
+        let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
+        for g in grids {
+            let shift = g.longitudeShift(toward: (west + east) / 2)
+            let r0 = max(0, Int(((g.north - north) / g.latitudeSpacing).rounded(.down)) - 1)
+            let r1 = min(g.rows - 1, Int(((g.north - south) / g.latitudeSpacing).rounded(.up)) + 1)
+            let c0 = max(0, Int(((west - shift - g.west) / g.longitudeSpacing).rounded(.down)) - 1)
+            let c1 = min(g.columns - 1, Int(((east - shift - g.west) / g.longitudeSpacing).rounded(.up)) + 1)
+            guard r0 < r1, c0 < c1 else { continue }
+            g.heights.withUnsafeBufferPointer { h in
+                for r in r0..<r1 {
+                    // The poleward edge of the cell has the shortest metres of longitude.
+                    let lat = radians(max(abs(g.north - Double(r) * g.latitudeSpacing), abs(g.north - Double(r + 1) * g.latitudeSpacing)))
+                    let w2 = 1 - e2 * sin(lat) * sin(lat)
+                    let dx = radians(g.longitudeSpacing) * a / w2.squareRoot() * cos(lat)
+                    let dy = radians(g.latitudeSpacing) * a * (1 - e2) / (w2 * w2.squareRoot()) * 0.999
+                    var rowSteepest = 0.0
+                    for c in c0..<c1 {
+                        let i = r * g.columns + c
+                        let h00 = h[i], h01 = h[i + 1], h10 = h[i + g.columns], h11 = h[i + g.columns + 1]
+                        let gx = Double(max(abs(h01 - h00), abs(h11 - h10))), gy = Double(max(abs(h10 - h00), abs(h11 - h01)))
+                        // NaN (a void) compares false: such a cell is unknown, not terrain.
+                        let s = gx * gx / (dx * dx) + gy * gy / (dy * dy)
+                        if s > rowSteepest { rowSteepest = s }
+                    }
+                    steepest = max(steepest, rowSteepest.squareRoot())
+                }
+            }
+        }
+        return steepest
+    }
+}
+
+extension Viewshed {
+    /// What every share of a sweep's cells needs: the eye, the radial horizons and the bounds'
+    /// constants.
+    struct Sweep: Sendable {
+        let eye: GeodeticPosition
+        let geoid: Geoid
+        let refraction: Double
+        let targetHeight: Double
+        let range: Double
+        let profiles: [HorizonProfile]
+        /// S·1.02 plus the geoid's steepest gradient: how much a horizon tangent can change per
+        /// radian of azimuth.
+        let lateral: Double
+        /// The highest tangent terrain nearer than ``SkylineSearch/nearest`` to the eye can show
+        /// (which the level rays leave out): +∞ when the eye is not clear above its own ground.
+        let nearBound: Double
+        /// A void square's reach along a ray beyond where it begins, metres.
+        let voidReach: Double
+
+        init(eye: GeodeticPosition, geoid: Geoid, refraction: Double, targetHeight: Double, range: Double,
+             profiles: [HorizonProfile], steepestSlope: Double, eyeClearance: Double, postSpacing: Double) {
+            self.eye = eye
+            self.geoid = geoid
+            self.refraction = refraction
+            self.targetHeight = targetHeight
+            self.range = range
+            self.profiles = profiles
+            lateral = steepestSlope * 1.02 + geoid.steepestGradient
+            nearBound = eyeClearance > 0 ? -eyeClearance / SkylineSearch.nearest : .infinity
+            voidReach = 3 * postSpacing
+        }
+    }
+
+    /// Judges rows `rows` of a grid (its geometry; values ignored) from the sweep: the values
+    /// of those rows, row-major, and how many cells needed their own sightline.
+    static func judge<T: TerrainGrids>(rows: Range<Int>, of grid: ViewshedGrid, sweep: Sweep,
+                                       over terrain: inout T) -> (values: [UInt8], exactCells: Int) {
+        let columns = grid.columns
+        var values = [UInt8](repeating: ViewshedGrid.noData, count: rows.count * columns)
+        var exact = 0
+        let eye = sweep.eye, frame = LocalFrame(origin: eye), geoid = sweep.geoid
+        let radius = Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
+        let curvature = (1 - sweep.refraction) / (2 * radius)
+        let k = sweep.refraction
+        let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
+        let count = sweep.profiles.count
+        let step = 2 * Double.pi / Double(count)
+        let cosines = (0..<columns).map { cos(radians(grid.longitude(column: $0))) }
+        let sines = (0..<columns).map { sin(radians(grid.longitude(column: $0))) }
+        for r in rows {
+            let latitude = grid.latitude(row: r)
+            let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
+            let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+            let base = (r - rows.lowerBound) * columns
+            for c in 0..<columns {
+                let longitude = grid.longitude(column: c)
+                guard case .height(let ground) = terrain.sample(latitude: latitude, longitude: longitude) else { continue }
+                let h = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
+                let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
+                let v = frame.enu(ofECEF: p)
+                let x = (v.x * v.x + v.y * v.y).squareRoot()
+                guard x <= sweep.range else { continue }
+                let visible: Bool
+                if x < nearCells {
+                    exact += 1
+                    visible = x < 1 || exactlyVisible(latitude: latitude, longitude: longitude, height: h, sweep: sweep, over: &terrain)
+                } else if let settled = settle(v: v, x: x, h: h, sweep: sweep, radius: radius, curvature: curvature, k: k, step: step,
+                                              count: count) {
+                    visible = settled
+                } else {
+                    exact += 1
+                    visible = exactlyVisible(latitude: latitude, longitude: longitude, height: h, sweep: sweep, over: &terrain)
+                }
+                values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
+            }
+        }
+        return (values, exact)
+    }
+
+    /// Whether the radial horizons around a cell settle it: true visible, false hidden, nil
+    /// when the bounds leave it open. `v` is the target in the eye's ENU frame, x its horizontal
+    /// distance, h its ellipsoidal height.
+    @inline(__always)
+    private static func settle(v: Vector3, x: Double, h: Double, sweep: Sweep, radius: Double, curvature: Double, k: Double,
+                               step: Double, count: Int) -> Bool? {
+        // Distance along a level ray over the target's ground point, and the target's tangent.
+        let above = sweep.eye.height + x * x / (2 * radius) - h
+        let d = x + above * x / radius
+        let t = (h - sweep.eye.height - curvature * d * d) / d
+        // The sightline ends `tolerance` short of the target (TargetSight): the same share of
+        // its horizontal run.
+        let lift = k * x * x / (2 * radius)
+        let reach = (x * x + (v.z + lift) * (v.z + lift)).squareRoot()
+        let tolerance = max(30, 0.005 * (x * x + v.z * v.z).squareRoot())
+        guard reach > tolerance + 1 else { return nil }
+        let cut = d * (reach - tolerance) / reach
+        let slack = 1 + (abs(above) + 100) * x / radius
+        var azimuth = atan2(v.x, v.y)
+        if azimuth < 0 { azimuth += 2 * .pi }
+        let f = azimuth / step
+        let i0 = min(Int(f), count - 1), i1 = (i0 + 1) % count
+        let off0 = (f - Double(i0)) * step, off1 = step - off0
+        let p0 = sweep.profiles[i0], p1 = sweep.profiles[i1]
+        let far = cut + slack
+        guard far < min(p0.validity, p1.validity), far + sweep.voidReach < min(p0.firstVoid, p1.firstVoid) else { return nil }
+        let margin = 2e-5 + 2e-9 * x + 1e-6 * abs(t)
+        let upper = max(min(p0.upper(at: far) + sweep.lateral * off0, p1.upper(at: far) + sweep.lateral * off1), sweep.nearBound)
+        if t > upper + margin { return true }
+        let lower = max(p0.lower(at: cut - slack) - sweep.lateral * off0, p1.lower(at: cut - slack) - sweep.lateral * off1)
+        if t < lower - margin { return false }
+        return nil
+    }
+
+    /// `aim`'s answer for one point (ellipsoidal height h): no terrain in the way of its own
+    /// sightline.
+    static func exactlyVisible<T: TerrainGrids>(latitude: Double, longitude: Double, height h: Double, sweep: Sweep,
+                                                over terrain: inout T) -> Bool {
+        let sight = TargetSight(eye: sweep.eye, target: GeodeticPosition(latitude: latitude, longitude: longitude, height: h),
+                                refraction: sweep.refraction)
+        return sight.blocker(geoid: sweep.geoid, over: &terrain, maximumTerrain: SightlineMarch.highestTerrain) == nil
+    }
+}

@@ -16,6 +16,7 @@ struct TapSeekCommand: AsyncParsableCommand {
             SkylineCommand.self,
             BatchCommand.self,
             PanoramaCommand.self,
+            ViewshedCommand.self,
             ElevationCommand.self,
             DEMCommand.self,
             PolylineCommand.self,

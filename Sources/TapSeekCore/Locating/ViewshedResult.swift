@@ -45,7 +45,7 @@ extension Locator {
         }
         let range = settings.range ?? Panorama.range(settings: Panorama.Settings(refraction: settings.refraction),
                                                      eyeMSL: observer.altitude, latitude: observer.latitude)
-        let window = try viewshedWindow(around: observer, range: range, dem: dem, resolution: settings.resolution)
+        let window = try viewshedWindow(around: observer, range: range, isDefaultRange: settings.range == nil, dem: dem, resolution: settings.resolution)
         let rows = window.rows, columns = window.columns
 
         // The sweep's level rays, at least as close as the DEM's posts require.
@@ -110,7 +110,7 @@ extension Locator {
     /// The grid of a viewshed: the square of `range` metres around the observer, on the DEM's
     /// lattice of posts (or a lattice of `resolution` degrees through the DEM's north-west post),
     /// clipped to the catalog's tiles.
-    private func viewshedWindow(around observer: LocateResult.Observer, range: Double, dem: ElevationGrid,
+    private func viewshedWindow(around observer: LocateResult.Observer, range: Double, isDefaultRange: Bool, dem: ElevationGrid,
                                 resolution: Double?) throws(LocateResult.Failure)
         -> (north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double, rows: Int, columns: Int, latitudeSpan: Double) {
         let latitudeSpacing = resolution ?? dem.latitudeSpacing, longitudeSpacing = resolution ?? dem.longitudeSpacing
@@ -144,7 +144,9 @@ extension Locator {
         let rows = Int(bottom - top) + 1, columns = Int(right - left) + 1
         let cells = Double(max(rows, 0)) * Double(max(columns, 0))
         guard cells <= Double(Viewshed.maximumCells) else {
-            throw LocateResult.Failure(code: .badInput, message: String(format: "range %.0f m at a resolution of %.2f″ needs a grid of %.0f cells; at most %d: lower --range or coarsen --resolution", range, resolution.map { $0 * 3600 } ?? dem.latitudeSpacing * 3600, cells, Viewshed.maximumCells))
+            let why = isDefaultRange ? " (the default: the horizon range of the highest terrain)" : ""
+            let arcseconds = String(format: "%.2f", (resolution ?? dem.latitudeSpacing) * 3600)
+            throw LocateResult.Failure(code: .badInput, message: "range \(Int(range)) m\(why) at \(arcseconds)″ needs a grid of \(Int(cells)) cells within the DEM's tiles; at most \(Viewshed.maximumCells): give a smaller range or a coarser resolution")
         }
         guard rows > 0, columns > 0 else {
             throw LocateResult.Failure(code: .outsideDEM, message: "no DEM cells lie within range of the observer")

@@ -67,11 +67,11 @@ extension Locator {
                                  longitudeSpacing: window.longitudeSpacing, rows: rows, columns: columns,
                                  values: [UInt8](repeating: ViewshedGrid.noData, count: rows * columns))
         let grids = demGrids(in: empty, terrain: &terrain)
-        let slope = Viewshed.steepestSlope(of: grids, south: empty.latitude(row: rows - 1), north: empty.north,
-                                           west: empty.west, east: empty.longitude(column: columns - 1))
+        let slopes = Viewshed.wedgeSlopes(of: grids, south: empty.latitude(row: rows - 1), north: empty.north,
+                                          west: empty.west, east: empty.longitude(column: columns - 1), eye: eye, count: count)
         let sweep = Viewshed.Sweep(eye: eye, geoid: geoid, refraction: settings.refraction, targetHeight: settings.targetHeight,
-                                   range: range, profiles: profiles, steepestSlope: slope,
-                                   eyeClearance: observer.altitude - Self.highestPost(around: observer, in: dem),
+                                   range: range, profiles: profiles, wedgeSlopes: slopes,
+                                   eyeClearance: observer.altitude - Self.highestNear(observer, in: dem),
                                    postSpacing: max(radians(dem.latitudeSpacing), radians(dem.longitudeSpacing)) * Ellipsoid.wgs84.semiMajorAxis)
 
         // Rows in blocks, a few per job so that the slower rows near the eye are shared out.
@@ -99,7 +99,7 @@ extension Locator {
         if crossedVoid {
             warnings.append(Warning(.voidOnSightline, "some sightlines cross voids in the DEM; terrain there is unknown and counts as hiding nothing"))
         }
-        if profiles.contains(where: { $0.validity < Viewshed.profileRange(range) }) {
+        if profiles.contains(where: { $0.validity < range }) {
             warnings.append(Warning(.leftDEM, "the DEM ends within range; cells beyond it are no data and terrain beyond hides nothing"))
         }
         let viewshed = Viewshed(eye: eye, settings: settings, range: range, grid: grid, radials: count, exactCells: exact,
@@ -172,20 +172,31 @@ extension Locator {
         return found
     }
 
-    /// The highest of the 4 × 4 posts around the observer, metres (+∞ when one is a void, so
-    /// that the eye never counts as clear of unknown ground).
-    private static func highestPost(around observer: LocateResult.Observer, in dem: ElevationGrid) -> Double {
+    /// The highest the terrain can be within ``SkylineSearch/nearest`` of the observer, metres:
+    /// its ground plus that distance times the steepest gradient of the 3 × 3 DEM cells around
+    /// (+∞ when one of their posts is a void or the ground is unknown, so that the eye never
+    /// counts as clear of unknown ground).
+    private static func highestNear(_ observer: LocateResult.Observer, in dem: ElevationGrid) -> Double {
+        guard let ground = observer.groundElevation else { return .infinity }
         let shift = dem.longitudeShift(toward: observer.longitude)
         let r = Int(((dem.north - observer.latitude) / dem.latitudeSpacing).rounded(.down))
         let c = Int(((observer.longitude + shift - dem.west) / dem.longitudeSpacing).rounded(.down))
-        var highest = -Double.infinity
-        for i in max(0, r - 1)...min(dem.rows - 1, r + 2) {
-            for j in max(0, c - 1)...min(dem.columns - 1, c + 2) {
-                guard let h = dem.post(row: i, column: j) else { return .infinity }
-                highest = max(highest, Double(h))
+        let phi = radians(min(89.9, abs(observer.latitude) + dem.latitudeSpacing))
+        let dx = radians(dem.longitudeSpacing) * Ellipsoid.wgs84.semiMajorAxis * cos(phi)
+        let dy = radians(dem.latitudeSpacing) * Ellipsoid.wgs84.semiMinorAxis
+        var steepest = 0.0
+        for i in (r - 1)...(r + 1) {
+            for j in (c - 1)...(c + 1) {
+                guard let h00 = dem.post(row: i, column: j), let h01 = dem.post(row: i, column: j + 1),
+                      let h10 = dem.post(row: i + 1, column: j), let h11 = dem.post(row: i + 1, column: j + 1) else {
+                    // Beyond the grid's edge (a seam cell): no bound here.
+                    return .infinity
+                }
+                let gx = Double(max(abs(h01 - h00), abs(h11 - h10))) / dx, gy = Double(max(abs(h10 - h00), abs(h11 - h01))) / dy
+                steepest = max(steepest, (gx * gx + gy * gy).squareRoot())
             }
         }
-        return highest
+        return ground + SkylineSearch.nearest * steepest * 1.01
     }
 }
 

@@ -9,7 +9,7 @@ import Foundation
 /// each recording how the horizon rises with distance. A cell lies between two of them; its
 /// own sightline runs within the wedge between them, where terrain a lateral distance ℓ away
 /// differs in height by at most S·ℓ (S the steepest slope of the bilinear terrain in the
-/// grid), so at every distance d its horizon tangent differs from a neighbour's by at most
+/// wedge), so at every distance d its horizon tangent differs from a neighbour's by at most
 /// S·Δα (ℓ = d·Δα for an azimuth difference Δα). With the cell's apparent tangent above every
 /// upper bound so raised, the cell is visible; below a lower bound so lowered, hidden. A cell
 /// that neither settles — near grazing, near a void, near the edge of the data, or within
@@ -67,7 +67,7 @@ public struct Viewshed: Sendable {
     /// Level rays per radian of the sweep, per metre of range over the DEM's smallest post
     /// spacing: ≥ 0.6 lets no void hide between two of them (see ``radialCount(range:postSpacing:)``);
     /// more make the bounds tighter and fewer cells need their own ray.
-    static let radialDensity = 2.0
+    static let radialDensity = 1.0
 
     public init(eye: GeodeticPosition, settings: Settings, range: Double, grid: ViewshedGrid, radials: Int, exactCells: Int,
                 crossedVoid: Bool) {
@@ -101,12 +101,25 @@ public struct Viewshed: Sendable {
     /// How far the level rays are walked: a little beyond the range, as a cell's distance along
     /// a level ray differs from its horizontal distance by Δh·d/R and the slack on top.
     static func profileRange(_ range: Double) -> Double { range * 1.01 + 200 }
+}
 
-    /// The steepest slope (metres per metre, the largest gradient of the bilinear surface) of
-    /// the posts of `grids` within a latitude–longitude box (degrees), one post beyond it.
-    static func steepestSlope(of grids: [ElevationGrid], south: Double, north: Double, west: Double, east: Double) -> Double {
-        var steepest = 0.0
+extension Viewshed {
+    /// DEM cells a side of the blocks whose steepest slope is spread over the wedges they reach.
+    static let slopeBlock = 4
+
+    /// The steepest slope of the terrain within each wedge of a sweep (between level rays i
+    /// and i + 1 of `count`), metres per metre: the largest gradient of the bilinear surface over
+    /// every block of ``slopeBlock`` × ``slopeBlock`` DEM cells of `grids` within the box
+    /// (degrees) that reaches into the wedge. A block reaches the wedges within the angle its
+    /// half diagonal subtends at its centre's distance from the eye (all of them when it is
+    /// that near).
+    static func wedgeSlopes(of grids: [ElevationGrid], south: Double, north: Double, west: Double, east: Double,
+                            eye: GeodeticPosition, count: Int) -> [Double] {
+        var wedges = [Double](repeating: 0, count: count)
+        let frame = LocalFrame(origin: eye)
+        let step = 2 * Double.pi / Double(count)
         let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
+        let size = slopeBlock
         for g in grids {
             let shift = g.longitudeShift(toward: (west + east) / 2)
             let r0 = max(0, Int(((g.north - north) / g.latitudeSpacing).rounded(.down)) - 1)
@@ -114,31 +127,54 @@ public struct Viewshed: Sendable {
             let c0 = max(0, Int(((west - shift - g.west) / g.longitudeSpacing).rounded(.down)) - 1)
             let c1 = min(g.columns - 1, Int(((east - shift - g.west) / g.longitudeSpacing).rounded(.up)) + 1)
             guard r0 < r1, c0 < c1 else { continue }
+            let blockColumns = (c1 - c0 + size - 1) / size
+            var blocks = [Double](repeating: 0, count: blockColumns)
             g.heights.withUnsafeBufferPointer { h in
-                for r in r0..<r1 {
-                    // The poleward edge of the cell has the shortest metres of longitude.
-                    let lat = radians(max(abs(g.north - Double(r) * g.latitudeSpacing), abs(g.north - Double(r + 1) * g.latitudeSpacing)))
+                var r = r0
+                while r < r1 {
+                    for i in blocks.indices { blocks[i] = 0 }
+                    let rEnd = min(r + size, r1)
+                    let lat = radians(max(abs(g.north - Double(r) * g.latitudeSpacing), abs(g.north - Double(rEnd) * g.latitudeSpacing)))
                     let w2 = 1 - e2 * sin(lat) * sin(lat)
                     let dx = radians(g.longitudeSpacing) * a / w2.squareRoot() * cos(lat)
                     let dy = radians(g.latitudeSpacing) * a * (1 - e2) / (w2 * w2.squareRoot()) * 0.999
-                    var rowSteepest = 0.0
-                    for c in c0..<c1 {
-                        let i = r * g.columns + c
-                        let h00 = h[i], h01 = h[i + 1], h10 = h[i + g.columns], h11 = h[i + g.columns + 1]
-                        let gx = Double(max(abs(h01 - h00), abs(h11 - h10))), gy = Double(max(abs(h10 - h00), abs(h11 - h01)))
-                        // NaN (a void) compares false: such a cell is unknown, not terrain.
-                        let s = gx * gx / (dx * dx) + gy * gy / (dy * dy)
-                        if s > rowSteepest { rowSteepest = s }
+                    for rr in r..<rEnd {
+                        for c in c0..<c1 {
+                            let i = rr * g.columns + c
+                            let h00 = h[i], h01 = h[i + 1], h10 = h[i + g.columns], h11 = h[i + g.columns + 1]
+                            let gx = Double(max(abs(h01 - h00), abs(h11 - h10))), gy = Double(max(abs(h10 - h00), abs(h11 - h01)))
+                            let s = gx * gx / (dx * dx) + gy * gy / (dy * dy)
+                            let b = (c - c0) / size
+                            if s > blocks[b] { blocks[b] = s }
+                        }
                     }
-                    steepest = max(steepest, rowSteepest.squareRoot())
+                    let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
+                    let centreLatitude = g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing
+                    for b in blocks.indices where blocks[b] > 0 {
+                        let slope = blocks[b].squareRoot()
+                        let centreLongitude = g.west + (Double(c0 + b * size) + Double(size) / 2) * g.longitudeSpacing + shift
+                        let v = frame.enu(of: GeodeticPosition(latitude: centreLatitude, longitude: centreLongitude, height: 0))
+                        let d = (v.x * v.x + v.y * v.y).squareRoot()
+                        guard d > 2 * halfDiagonal else {
+                            for j in wedges.indices where wedges[j] < slope { wedges[j] = slope }
+                            continue
+                        }
+                        var azimuth = atan2(v.x, v.y)
+                        if azimuth < 0 { azimuth += 2 * .pi }
+                        let half = asin(halfDiagonal / d) * 1.01
+                        let first = Int(((azimuth - half) / step).rounded(.down)), last = Int(((azimuth + half) / step).rounded(.down))
+                        for j in first...last {
+                            let k = ((j % count) + count) % count
+                            if wedges[k] < slope { wedges[k] = slope }
+                        }
+                    }
+                    r = rEnd
                 }
             }
         }
-        return steepest
+        return wedges
     }
-}
 
-extension Viewshed {
     /// What every share of a sweep's cells needs: the eye, the radial horizons and the bounds'
     /// constants.
     struct Sweep: Sendable {
@@ -148,9 +184,9 @@ extension Viewshed {
         let targetHeight: Double
         let range: Double
         let profiles: [HorizonProfile]
-        /// S·1.02 plus the geoid's steepest gradient: how much a horizon tangent can change per
-        /// radian of azimuth.
-        let lateral: Double
+        /// For each wedge, S·1.02 plus the geoid's steepest gradient: how much a horizon tangent
+        /// can change per radian of azimuth within it.
+        let lateral: [Double]
         /// The highest tangent terrain nearer than ``SkylineSearch/nearest`` to the eye can show
         /// (which the level rays leave out): +∞ when the eye is not clear above its own ground.
         let nearBound: Double
@@ -158,14 +194,14 @@ extension Viewshed {
         let voidReach: Double
 
         init(eye: GeodeticPosition, geoid: Geoid, refraction: Double, targetHeight: Double, range: Double,
-             profiles: [HorizonProfile], steepestSlope: Double, eyeClearance: Double, postSpacing: Double) {
+             profiles: [HorizonProfile], wedgeSlopes: [Double], eyeClearance: Double, postSpacing: Double) {
             self.eye = eye
             self.geoid = geoid
             self.refraction = refraction
             self.targetHeight = targetHeight
             self.range = range
             self.profiles = profiles
-            lateral = steepestSlope * 1.02 + geoid.steepestGradient
+            lateral = wedgeSlopes.map { $0 * 1.02 + geoid.steepestGradient }
             nearBound = eyeClearance > 0 ? -eyeClearance / SkylineSearch.nearest : .infinity
             voidReach = 3 * postSpacing
         }
@@ -187,29 +223,32 @@ extension Viewshed {
         let step = 2 * Double.pi / Double(count)
         let cosines = (0..<columns).map { cos(radians(grid.longitude(column: $0))) }
         let sines = (0..<columns).map { sin(radians(grid.longitude(column: $0))) }
+        var undulations = RowUndulations(count: columns)
         for r in rows {
             let latitude = grid.latitude(row: r)
             let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
             let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
             let base = (r - rows.lowerBound) * columns
+            undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
             for c in 0..<columns {
                 let longitude = grid.longitude(column: c)
                 guard case .height(let ground) = terrain.sample(latitude: latitude, longitude: longitude) else { continue }
-                let h = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
+                let h = ground + sweep.targetHeight + undulations.values[c]
                 let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
                 let v = frame.enu(ofECEF: p)
                 let x = (v.x * v.x + v.y * v.y).squareRoot()
                 guard x <= sweep.range else { continue }
                 let visible: Bool
-                if x < nearCells {
+                switch x < nearCells ? .open(clearTo: 0)
+                    : settle(v: v, x: x, h: h, sweep: sweep, radius: radius, curvature: curvature, k: k, step: step, count: count) {
+                case .visible: visible = true
+                case .hidden: visible = false
+                case .open(let clear):
                     exact += 1
-                    visible = x < 1 || exactlyVisible(latitude: latitude, longitude: longitude, height: h, sweep: sweep, over: &terrain)
-                } else if let settled = settle(v: v, x: x, h: h, sweep: sweep, radius: radius, curvature: curvature, k: k, step: step,
-                                              count: count) {
-                    visible = settled
-                } else {
-                    exact += 1
-                    visible = exactlyVisible(latitude: latitude, longitude: longitude, height: h, sweep: sweep, over: &terrain)
+                    // aim's own target height, with the geoid looked up at the point itself.
+                    let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
+                    visible = x < 1 || exactlyVisible(latitude: latitude, longitude: longitude, height: exact, clearTo: clear,
+                                                      sweep: sweep, over: &terrain)
                 }
                 values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
             }
@@ -217,12 +256,20 @@ extension Viewshed {
         return (values, exact)
     }
 
-    /// Whether the radial horizons around a cell settle it: true visible, false hidden, nil
-    /// when the bounds leave it open. `v` is the target in the eye's ENU frame, x its horizontal
-    /// distance, h its ellipsoidal height.
+    /// What the radial horizons say of a cell.
+    enum Judgement {
+        case visible, hidden
+        /// Open: only its own sightline can tell, and no terrain can touch that sightline
+        /// nearer than `clearTo` slant metres from the eye.
+        case open(clearTo: Double)
+    }
+
+    /// Whether the radial horizons around a cell settle it, and if not, how far its sightline
+    /// is surely clear. `v` is the target in the eye's ENU frame, x its horizontal distance, h its
+    /// ellipsoidal height.
     @inline(__always)
     private static func settle(v: Vector3, x: Double, h: Double, sweep: Sweep, radius: Double, curvature: Double, k: Double,
-                               step: Double, count: Int) -> Bool? {
+                               step: Double, count: Int) -> Judgement {
         // Distance along a level ray over the target's ground point, and the target's tangent.
         let above = sweep.eye.height + x * x / (2 * radius) - h
         let d = x + above * x / radius
@@ -232,9 +279,12 @@ extension Viewshed {
         let lift = k * x * x / (2 * radius)
         let reach = (x * x + (v.z + lift) * (v.z + lift)).squareRoot()
         let tolerance = max(30, 0.005 * (x * x + v.z * v.z).squareRoot())
-        guard reach > tolerance + 1 else { return nil }
+        guard reach > tolerance + 1 else { return .open(clearTo: 0) }
         let cut = d * (reach - tolerance) / reach
-        let slack = 1 + (abs(above) + 100) * x / radius
+        // A point of the sightline lies over the ground within this share of its horizontal
+        // distance of where a level ray's point at that distance does.
+        let shift = (abs(above) + 100) / radius
+        let slack = 1 + shift * x
         var azimuth = atan2(v.x, v.y)
         if azimuth < 0 { azimuth += 2 * .pi }
         let f = azimuth / step
@@ -242,21 +292,67 @@ extension Viewshed {
         let off0 = (f - Double(i0)) * step, off1 = step - off0
         let p0 = sweep.profiles[i0], p1 = sweep.profiles[i1]
         let far = cut + slack
-        guard far < min(p0.validity, p1.validity), far + sweep.voidReach < min(p0.firstVoid, p1.firstVoid) else { return nil }
+        guard far < min(p0.validity, p1.validity), far + sweep.voidReach < min(p0.firstVoid, p1.firstVoid) else { return .open(clearTo: 0) }
         let margin = 2e-5 + 2e-9 * x + 1e-6 * abs(t)
-        let upper = max(min(p0.upper(at: far) + sweep.lateral * off0, p1.upper(at: far) + sweep.lateral * off1), sweep.nearBound)
-        if t > upper + margin { return true }
-        let lower = max(p0.lower(at: cut - slack) - sweep.lateral * off0, p1.lower(at: cut - slack) - sweep.lateral * off1)
-        if t < lower - margin { return false }
-        return nil
+        let lateral = sweep.lateral[i0]
+        // Each level ray's horizon is exact; the cell's own lies within lateral·offset of both.
+        // Most cells are hidden: the lower bounds first, the nearer ray's first.
+        let (pa, la, pb, lb) = off0 <= off1 ? (p0, lateral * off0, p1, lateral * off1) : (p1, lateral * off1, p0, lateral * off0)
+        if t < pa.horizon(at: cut - slack) - la - margin || t < pb.horizon(at: cut - slack) - lb - margin { return .hidden }
+        let upper = max(min(pa.horizon(at: far) + la, pb.horizon(at: far) + lb), sweep.nearBound)
+        if t > upper + margin { return .visible }
+        // Nearer than where either ray's raised horizon first comes within the margin, nothing
+        // can reach the sightline.
+        guard sweep.nearBound + margin < t else { return .open(clearTo: 0) }
+        let clear = max(pa.firstRise(to: t - margin - la), pb.firstRise(to: t - margin - lb))
+        return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
     }
 
     /// `aim`'s answer for one point (ellipsoidal height h): no terrain in the way of its own
-    /// sightline.
-    static func exactlyVisible<T: TerrainGrids>(latitude: Double, longitude: Double, height h: Double, sweep: Sweep,
+    /// sightline (``TargetSight/blocker(geoid:over:maximumTerrain:)``), walked from `clearTo`
+    /// slant metres, nearer than which the sweep has proved it clear.
+    static func exactlyVisible<T: TerrainGrids>(latitude: Double, longitude: Double, height h: Double, clearTo: Double, sweep: Sweep,
                                                 over terrain: inout T) -> Bool {
         let sight = TargetSight(eye: sweep.eye, target: GeodeticPosition(latitude: latitude, longitude: longitude, height: h),
                                 refraction: sweep.refraction)
-        return sight.blocker(geoid: sweep.geoid, over: &terrain, maximumTerrain: SightlineMarch.highestTerrain) == nil
+        let limit = sight.reach - sight.tolerance
+        guard limit > clearTo else { return true }
+        var path = RayPath(eye: sweep.eye, direction: sight.direction, geoid: sweep.geoid, refraction: sweep.refraction)
+        var hit = FirstHit(maximumTerrain: SightlineMarch.highestTerrain)
+        _ = path.walk(from: clearTo, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
+        guard let s = hit.hit else { return true }
+        return s >= limit
+    }
+}
+
+/// The geoid's undulation along one row of a viewshed grid. Along a parallel the bilinear
+/// geoid is linear in longitude between two of its columns, so two look-ups per stretch between
+/// its columns give every cell's value by linear interpolation, to rounding (10⁻¹² m): used
+/// only to settle cells, never for a sightline.
+struct RowUndulations {
+    private(set) var values: [Double]
+
+    init(count: Int) { values = [Double](repeating: 0, count: count) }
+
+    mutating func fill(latitude: Double, grid: ViewshedGrid, geoid: Geoid) {
+        let spacing = geoid.grid.longitudeSpacing, west = geoid.grid.west
+        func stretch(_ c: Int) -> Double { ((grid.longitude(column: c) - west) / spacing).rounded(.down) }
+        var c = 0
+        let count = values.count
+        while c < count {
+            // The last column in the same stretch between two geoid columns.
+            let k = stretch(c)
+            var end = min(count - 1, c + max(0, Int(((k + 1) * spacing + west - grid.longitude(column: c)) / grid.longitudeSpacing)))
+            while end > c, stretch(end) != k { end -= 1 }
+            while end + 1 < count, stretch(end + 1) == k { end += 1 }
+            let first = geoid.undulation(latitude: latitude, longitude: grid.longitude(column: c))
+            values[c] = first
+            if end > c {
+                let last = geoid.undulation(latitude: latitude, longitude: grid.longitude(column: end))
+                let slope = (last - first) / Double(end - c)
+                for j in (c + 1)...end { values[j] = first + slope * Double(j - c) }
+            }
+            c = end + 1
+        }
     }
 }

@@ -33,6 +33,9 @@ read -r x y _ < <(echo "$lon $lat" | gdaltransform -s_srs EPSG:4326 -t_srs EPSG:
 
 tapseek_cmd=("$tapseek" viewshed $lat $lon --dem "$work/dem" --range 30000 -o "$work/tapseek.tif")
 tapseek1_cmd=("${tapseek_cmd[@]}" --jobs 1)
+# The same cells read from the SRTM tile itself: tapseek's pure-Swift reader, no GDAL loaded.
+mkdir "$work/tile" && ln -s "$tile" "$work/tile/"
+hgt_cmd=("$tapseek" viewshed $lat $lon --dem "$work/tile" --range 30000 -o "$work/tapseek-hgt.tif")
 gdal_cmd=(gdal_viewshed -q -md 30000 -cc 0.87 -oz 1.6 -ox "$x" -oy "$y" "$work/window-utm.tif" "$work/gdal.tif")
 
 # One wall-clock time of a command, in milliseconds.
@@ -47,16 +50,26 @@ median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
 
 "${tapseek_cmd[@]}" > "$work/summary.json"   # warm the page cache, and the summary
 "${gdal_cmd[@]}"
-t=() t1=() g=()
+"${hgt_cmd[@]}" > "$work/summary-hgt.json"
+t=() t1=() g=() th=()
 for _ in $(seq "$runs"); do
     t+=("$(time_ms "${tapseek_cmd[@]}")")
     g+=("$(time_ms "${gdal_cmd[@]}")")
     t1+=("$(time_ms "${tapseek1_cmd[@]}")")
+    th+=("$(time_ms "${hgt_cmd[@]}")")
 done
 tm=$(printf '%s\n' "${t[@]}" | median) t1m=$(printf '%s\n' "${t1[@]}" | median) gm=$(printf '%s\n' "${g[@]}" | median)
+thm=$(printf '%s\n' "${th[@]}" | median)
 
 echo "window: $(gdalinfo "$work/dem/window.tif" | grep 'Size is'), UTM copy: $(gdalinfo "$work/window-utm.tif" | grep 'Size is')"
 echo "tapseek viewshed --range 30000, whole process: ${tm} ms (all cores; runs: ${t[*]}), ${t1m} ms (--jobs 1; runs: ${t1[*]})"
+echo "tapseek viewshed on N27E086.hgt itself (no GDAL), whole process: ${thm} ms (all cores; runs: ${th[*]})"
 echo "gdal_viewshed -md 30000 -cc 0.87, whole process: ${gm} ms (runs: ${g[*]})"
+python3 - "$work/summary.json" "$work/summary-hgt.json" <<'EOF'
+import json, sys
+a, b = (json.load(open(p)) for p in sys.argv[1:3])
+same = (a["cells"], a["visibleCells"]) == (b["cells"], b["visibleCells"])
+print(f"window and tile: {a['cells']} / {b['cells']} cells, {a['visibleCells']} / {b['visibleCells']} visible ({'the same' if same else 'DIFFERENT'})")
+EOF
 echo "tapseek summary: $(cat "$work/summary.json")"
-python3 -c "print(f'gdal_viewshed / tapseek viewshed: {$gm / max($tm, 1):.2f}x (all cores), {$gm / max($t1m, 1):.2f}x (one core)')"
+python3 -c "print(f'gdal_viewshed / tapseek viewshed: {$gm / max($tm, 1):.2f}x (all cores), {$gm / max($t1m, 1):.2f}x (one core), {$gm / max($thm, 1):.2f}x (.hgt, all cores)')"

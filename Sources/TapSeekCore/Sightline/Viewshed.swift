@@ -138,14 +138,22 @@ extension Viewshed {
                     let w2 = 1 - e2 * sin(lat) * sin(lat)
                     let dx = radians(g.longitudeSpacing) * a / w2.squareRoot() * cos(lat)
                     let dy = radians(g.latitudeSpacing) * a * (1 - e2) / (w2 * w2.squareRoot()) * 0.999
+                    let ex = 1 / (dx * dx), ey = 1 / (dy * dy), stride = g.columns
                     for rr in r..<rEnd {
-                        for c in c0..<c1 {
-                            let i = rr * g.columns + c
-                            let h00 = h[i], h01 = h[i + 1], h10 = h[i + g.columns], h11 = h[i + g.columns + 1]
-                            let gx = Double(max(abs(h01 - h00), abs(h11 - h10))), gy = Double(max(abs(h10 - h00), abs(h11 - h01)))
-                            let s = gx * gx / (dx * dx) + gy * gy / (dy * dy)
-                            let b = (c - c0) / size
-                            if s > blocks[b] { blocks[b] = s }
+                        var c = c0
+                        for b in blocks.indices {
+                            let cEnd = min(c + size, c1)
+                            var steepest = blocks[b]
+                            while c < cEnd {
+                                let i = rr * stride + c
+                                let h00 = h[i], h01 = h[i + 1], h10 = h[i + stride], h11 = h[i + stride + 1]
+                                let gx = Double(max(abs(h01 - h00), abs(h11 - h10))), gy = Double(max(abs(h10 - h00), abs(h11 - h01)))
+                                // NaN (a void) compares false: such a cell is unknown, not terrain.
+                                let s = gx * gx * ex + gy * gy * ey
+                                if s > steepest { steepest = s }
+                                c += 1
+                            }
+                            blocks[b] = steepest
                         }
                     }
                     let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01

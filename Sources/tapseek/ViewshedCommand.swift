@@ -14,9 +14,9 @@ struct ViewshedCommand: ParsableCommand {
             --target-height: whether the refracted sightline to it meets terrain more than max(30 m, 0.5 % of the \
             distance) short of it. --format geojson prints an RFC 7946 FeatureCollection instead: the observer with \
             the summary, and the visible area as a MultiPolygon. Reverse use: from a summit (--altitude at the summit, \
-            or --eye-height) with --target-height 1.6, the cells from which a person can see the summit; the same \
-            sightlines, except that refraction bends them by the observer's radius of curvature, so very long grazing \
-            ones may differ. Exit status 0 on success, 1 on bad input or an unwritable file, 2 on bad usage.
+            or --eye-height) with --target-height 1.6, the cells from which a person can see the summit: the same \
+            sightlines, except that refraction bends each by the radius of curvature at its start and the spared \
+            stretch lies at its target's end, so grazing ones may differ (docs/guides/viewshed.md). Exit status 0 on success, 1 on bad input or an unwritable file, 2 on bad usage.
             """
     )
 

@@ -71,7 +71,9 @@ struct ViewshedCommand: ParsableCommand {
         if let resolution, !(resolution > 0 && resolution <= 3600) {
             throw ValidationError("--resolution must be within (0, 3600] arc seconds, got \(resolution)")
         }
-        if let altitude, !altitude.isFinite { throw ValidationError("--altitude must be a finite number, got \(altitude)") }
+        if let altitude, !(altitude.isFinite && altitude >= -1000 && altitude <= 50_000) {
+            throw ValidationError("--altitude must be within −1000…50000 metres, got \(altitude)")
+        }
         guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
         guard !output.isEmpty else { throw ValidationError("--output must name a file") }
     }

@@ -106,6 +106,7 @@ struct ViewshedCommandTests {
         (["--resolution", "0"], 2, "--resolution must be within (0, 3600] arc seconds, got 0.0"),
         (["--range", "0"], 2, "--range must be within (0, 2000000] metres, got 0.0"),
         (["--jobs", "0"], 2, "--jobs must be at least 1, got 0"),
+        (["--altitude", "100000"], 2, "--altitude must be within −1000…50000 metres, got 100000.0"),
         (["--range", "2000000", "--resolution", "0.5"], 1, "at most 25000000"),
     ])
     func badOptionsGiveOneLineErrors(options: [String], status: Int32, message: String) throws {

@@ -151,6 +151,9 @@ struct ViewshedSummary: Encodable {
     var visibleArea: FixedDecimal
     var cells: Int
     var visibleCells: Int
+    /// The sweep's level rays, and the cells judged by a sightline of their own.
+    var levelRays: Int
+    var ownSightlines: Int
     var warnings: [String]
     var warningCodes: [String]
 
@@ -166,6 +169,8 @@ struct ViewshedSummary: Encodable {
         visibleArea = .metres(g.visibleArea)
         cells = g.cells
         visibleCells = g.visibleCells
+        levelRays = v.radials
+        ownSightlines = v.exactCells
         warnings = r.warnings.map(\.message)
         warningCodes = r.warnings.map(\.code.rawValue)
     }

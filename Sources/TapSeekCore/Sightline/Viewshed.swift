@@ -65,9 +65,11 @@ public struct Viewshed: Sendable {
     /// eye a cell's wedge holds little terrain and its rays are short.
     public static let nearCells = 100.0
     /// Level rays per radian of the sweep, per metre of range over the DEM's smallest post
-    /// spacing: ≥ 0.6 lets no void hide between two of them (see ``radialCount(range:postSpacing:)``);
-    /// more make the bounds tighter and fewer cells need their own ray.
-    static let radialDensity = 1.0
+    /// spacing: 0.6, the fewest that let no void hide between two of them (see
+    /// ``radialCount(range:postSpacing:)``). More make the bounds tighter, but cost more than the
+    /// own sightlines they spare: 633 M instructions at 0.6 against 671 M at 1 and 735 M at 2 on
+    /// the 30 km benchmark (scripts/bench-viewshed.sh, under callgrind).
+    static let radialDensity = 0.6
 
     public init(eye: GeodeticPosition, settings: Settings, range: Double, grid: ViewshedGrid, radials: Int, exactCells: Int,
                 crossedVoid: Bool) {

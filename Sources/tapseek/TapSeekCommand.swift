@@ -17,6 +17,7 @@ struct TapSeekCommand: AsyncParsableCommand {
             SkylineCommand.self,
             BatchCommand.self,
             PanoramaCommand.self,
+            ViewshedCommand.self,
             ElevationCommand.self,
             DEMCommand.self,
             PolylineCommand.self,

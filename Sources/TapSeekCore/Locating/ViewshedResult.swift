@@ -1,0 +1,212 @@
+import Dispatch
+import Foundation
+
+/// What can be seen from a point over a DEM catalog: ``Locator/viewshed(from:settings:jobs:progress:)``.
+public struct ViewshedResult: Sendable {
+    /// Where the observer stands, as for a located reading.
+    public var observer: LocateResult.Observer
+    public var viewshed: Viewshed
+    public var warnings: [Warning] = []
+}
+
+extension Locator {
+    /// The viewshed of a location (a reading's `location`: altitude optional, as MSL or
+    /// ellipsoidal height; absent, the eye stands on the ground at eye height): for every cell
+    /// of a grid at the DEM's resolution (or `settings.resolution`) within `settings.range`,
+    /// whether ``aim(_:terrain:resolve:)`` would find the cell's centre, raised by
+    /// `settings.targetHeight`, `visible`. The level rays and the rows are shared among `jobs`
+    /// threads; `progress` hears (rows done, rows) as rows are finished, from any thread.
+    ///
+    /// The grid covers the range's square on the ground, clipped to the DEM's tiles; cells
+    /// beyond the range or without terrain are ``ViewshedGrid/noData``.
+    ///
+    /// - Throws: ``LocateResult/Failure`` when the observer cannot be placed, or the grid would
+    ///   exceed ``Viewshed/maximumCells``, or a setting is out of its range.
+    public func viewshed(from location: Reading.Location, settings: Viewshed.Settings,
+                         jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                         progress: (@Sendable (Int, Int) -> Void)? = nil) throws(LocateResult.Failure) -> ViewshedResult {
+        func bad(_ message: String) -> LocateResult.Failure { LocateResult.Failure(code: .badInput, message: message) }
+        if let range = settings.range, !(range > 0 && range.isFinite) { throw bad("range must be a positive number of metres, got \(range)") }
+        if let resolution = settings.resolution, !(resolution > 0 && resolution <= 1) {
+            throw bad("resolution must be within (0, 1] degrees, got \(resolution)")
+        }
+        guard settings.targetHeight.isFinite, settings.targetHeight >= 0, settings.targetHeight <= 10_000 else {
+            throw bad("targetHeight must be within 0…10000 metres, got \(settings.targetHeight)")
+        }
+        guard MarchSettings.refractionRange.contains(settings.refraction) else {
+            throw bad("refraction must be within \(MarchSettings.refractionRange), got \(settings.refraction)")
+        }
+        var terrain = TerrainSampler(catalog: catalog)
+        var warnings: [Warning] = []
+        let observer = try place(location, terrain: &terrain, warnings: &warnings)
+        let eye = eye(of: observer)
+        guard let dem = terrain.grid(containing: observer.latitude, longitude: observer.longitude) else {
+            throw LocateResult.Failure(code: .outsideDEM, message: "the observer (\(observer.latitude), \(observer.longitude)) is outside the DEM")
+        }
+        let range = settings.range ?? Panorama.range(settings: Panorama.Settings(refraction: settings.refraction),
+                                                     eyeMSL: observer.altitude, latitude: observer.latitude)
+        let window = try viewshedWindow(around: observer, range: range, isDefaultRange: settings.range == nil, dem: dem, resolution: settings.resolution)
+        let rows = window.rows, columns = window.columns
+
+        // The sweep's level rays, at least as close as the DEM's posts require.
+        let poleward = radians(min(89.9, abs(observer.latitude) + window.latitudeSpan))
+        let postSpacing = min(radians(dem.latitudeSpacing) * Ellipsoid.wgs84.meanRadius(latitude: radians(observer.latitude)),
+                              radians(dem.longitudeSpacing) * Ellipsoid.wgs84.semiMajorAxis * cos(poleward))
+        let count = Viewshed.radialCount(range: range, postSpacing: postSpacing)
+        let shares = max(1, min(jobs, count))
+        let catalog = self.catalog, geoid = self.geoid
+        let parts = ViewshedParts<[HorizonProfile]>(count: shares)
+        DispatchQueue.concurrentPerform(iterations: shares) { share in
+            var sampler = TerrainSampler(catalog: catalog)
+            parts.store(share, Viewshed.profiles((share * count / shares)..<((share + 1) * count / shares), count: count, eye: eye,
+                                                 geoid: geoid, refraction: settings.refraction, range: range, over: &sampler))
+        }
+        let profiles = parts.all.flatMap { $0 ?? [] }
+
+        let empty = ViewshedGrid(north: window.north, west: window.west, latitudeSpacing: window.latitudeSpacing,
+                                 longitudeSpacing: window.longitudeSpacing, rows: rows, columns: columns,
+                                 values: [UInt8](repeating: ViewshedGrid.noData, count: rows * columns))
+        let grids = demGrids(in: empty, terrain: &terrain)
+        let slopes = Viewshed.wedgeSlopes(of: grids, south: empty.latitude(row: rows - 1), north: empty.north,
+                                          west: empty.west, east: empty.longitude(column: columns - 1), eye: eye, count: count)
+        let sweep = Viewshed.Sweep(eye: eye, geoid: geoid, refraction: settings.refraction, targetHeight: settings.targetHeight,
+                                   range: range, profiles: profiles, wedgeSlopes: slopes,
+                                   eyeClearance: observer.altitude - Self.highestNear(observer, in: dem),
+                                   postSpacing: max(radians(dem.latitudeSpacing), radians(dem.longitudeSpacing)) * Ellipsoid.wgs84.semiMajorAxis)
+
+        // Rows in blocks, a few per job so that the slower rows near the eye are shared out.
+        let blocks = max(1, min(rows, jobs * 8))
+        let judged = ViewshedParts<(values: [UInt8], exactCells: Int)>(count: blocks)
+        let done = Locked(0)
+        DispatchQueue.concurrentPerform(iterations: blocks) { block in
+            var sampler = TerrainSampler(catalog: catalog)
+            let share = (block * rows / blocks)..<((block + 1) * rows / blocks)
+            judged.store(block, Viewshed.judge(rows: share, of: empty, sweep: sweep, over: &sampler))
+            let finished = done.withLock { $0 += share.count; return $0 }
+            progress?(finished, rows)
+        }
+        var values: [UInt8] = []
+        values.reserveCapacity(rows * columns)
+        var exact = 0
+        for part in judged.all {
+            guard let part else { continue }
+            values += part.values
+            exact += part.exactCells
+        }
+        var grid = empty
+        grid.values = values
+        let crossedVoid = profiles.contains { $0.firstVoid.isFinite }
+        if crossedVoid {
+            warnings.append(Warning(.voidOnSightline, "some sightlines cross voids in the DEM; terrain there is unknown and counts as hiding nothing"))
+        }
+        if profiles.contains(where: { $0.validity < range }) {
+            warnings.append(Warning(.leftDEM, "the DEM ends within range; cells beyond it are no data and terrain beyond hides nothing"))
+        }
+        let viewshed = Viewshed(eye: eye, settings: settings, range: range, grid: grid, radials: count, exactCells: exact,
+                                crossedVoid: crossedVoid)
+        return ViewshedResult(observer: observer, viewshed: viewshed, warnings: warnings)
+    }
+
+    /// The grid of a viewshed: the square of `range` metres around the observer, on the DEM's
+    /// lattice of posts (or a lattice of `resolution` degrees through the DEM's north-west post),
+    /// clipped to the catalog's tiles.
+    private func viewshedWindow(around observer: LocateResult.Observer, range: Double, isDefaultRange: Bool, dem: ElevationGrid,
+                                resolution: Double?) throws(LocateResult.Failure)
+        -> (north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double, rows: Int, columns: Int, latitudeSpan: Double) {
+        let latitudeSpacing = resolution ?? dem.latitudeSpacing, longitudeSpacing = resolution ?? dem.longitudeSpacing
+        let phi = radians(observer.latitude)
+        let e2 = Ellipsoid.wgs84.eccentricitySquared, a = Ellipsoid.wgs84.semiMajorAxis
+        let meridian = a * (1 - e2) / pow(1 - e2 * sin(phi) * sin(phi), 1.5)
+        let latitudeSpan = degrees(range / meridian) * 1.01 + latitudeSpacing
+        let poleward = radians(min(90, abs(observer.latitude) + latitudeSpan))
+        guard cos(poleward) > 0.02 else {
+            throw LocateResult.Failure(code: .badInput, message: "range \(range) m reaches too near a pole for a latitude–longitude grid")
+        }
+        let longitudeSpan = min(180, degrees(range / (a * cos(poleward))) * 1.01 + longitudeSpacing)
+        var south = observer.latitude - latitudeSpan, north = observer.latitude + latitudeSpan
+        var west = observer.longitude - longitudeSpan, east = observer.longitude + longitudeSpan
+        // Clip to the tiles that reach into the square (longitudes continued across ±180).
+        var box: (south: Double, north: Double, west: Double, east: Double)?
+        for t in catalog.tiles {
+            let shift = 360 * ((observer.longitude - (t.west + t.east) / 2) / 360).rounded()
+            let tw = t.west + shift, te = t.east + shift
+            guard t.north >= south, t.south <= north, te >= west, tw <= east else { continue }
+            box = box.map { (min($0.south, t.south), max($0.north, t.north), min($0.west, tw), max($0.east, te)) }
+                ?? (t.south, t.north, tw, te)
+        }
+        if let box {
+            south = max(south, box.south); north = min(north, box.north)
+            west = max(west, box.west); east = min(east, box.east)
+        }
+        // Rows and columns on the lattice through the DEM's north-west post.
+        let top = ((dem.north - north) / latitudeSpacing).rounded(.up), bottom = ((dem.north - south) / latitudeSpacing).rounded(.down)
+        let left = ((west - dem.west) / longitudeSpacing).rounded(.up), right = ((east - dem.west) / longitudeSpacing).rounded(.down)
+        let rows = Int(bottom - top) + 1, columns = Int(right - left) + 1
+        let cells = Double(max(rows, 0)) * Double(max(columns, 0))
+        guard cells <= Double(Viewshed.maximumCells) else {
+            let why = isDefaultRange ? " (the default: the horizon range of the highest terrain)" : ""
+            let arcseconds = String(format: "%.2f", (resolution ?? dem.latitudeSpacing) * 3600)
+            throw LocateResult.Failure(code: .badInput, message: "range \(Int(range)) m\(why) at \(arcseconds)″ needs a grid of \(Int(cells)) cells within the DEM's tiles; at most \(Viewshed.maximumCells): give a smaller range or a coarser resolution")
+        }
+        guard rows > 0, columns > 0 else {
+            throw LocateResult.Failure(code: .outsideDEM, message: "no DEM cells lie within range of the observer")
+        }
+        return (dem.north - top * latitudeSpacing, dem.west + left * longitudeSpacing, latitudeSpacing, longitudeSpacing, rows, columns,
+                latitudeSpan)
+    }
+
+    /// The DEM grids under a viewshed's cells: those holding a lattice of its cells every 16
+    /// rows and columns and along its edges.
+    private func demGrids(in grid: ViewshedGrid, terrain: inout TerrainSampler) -> [ElevationGrid] {
+        var found: [ElevationGrid] = []
+        func note(_ r: Int, _ c: Int) {
+            guard let g = terrain.grid(containing: grid.latitude(row: r), longitude: grid.longitude(column: c)) else { return }
+            if !found.contains(where: { $0.north == g.north && $0.west == g.west && $0.rows == g.rows && $0.columns == g.columns
+                && $0.latitudeSpacing == g.latitudeSpacing }) {
+                found.append(g)
+            }
+        }
+        let rowSteps = Array(stride(from: 0, to: grid.rows, by: 16)) + [grid.rows - 1]
+        let columnSteps = Array(stride(from: 0, to: grid.columns, by: 16)) + [grid.columns - 1]
+        for r in rowSteps { for c in columnSteps { note(r, c) } }
+        return found
+    }
+
+    /// The highest the terrain can be within ``SkylineSearch/nearest`` of the observer, metres:
+    /// its ground plus that distance times the steepest gradient of the 3 × 3 DEM cells around
+    /// (+∞ when one of their posts is a void or the ground is unknown, so that the eye never
+    /// counts as clear of unknown ground).
+    private static func highestNear(_ observer: LocateResult.Observer, in dem: ElevationGrid) -> Double {
+        guard let ground = observer.groundElevation else { return .infinity }
+        let shift = dem.longitudeShift(toward: observer.longitude)
+        let r = Int(((dem.north - observer.latitude) / dem.latitudeSpacing).rounded(.down))
+        let c = Int(((observer.longitude + shift - dem.west) / dem.longitudeSpacing).rounded(.down))
+        let phi = radians(min(89.9, abs(observer.latitude) + dem.latitudeSpacing))
+        let dx = radians(dem.longitudeSpacing) * Ellipsoid.wgs84.semiMajorAxis * cos(phi)
+        let dy = radians(dem.latitudeSpacing) * Ellipsoid.wgs84.semiMinorAxis
+        var steepest = 0.0
+        for i in (r - 1)...(r + 1) {
+            for j in (c - 1)...(c + 1) {
+                guard let h00 = dem.post(row: i, column: j), let h01 = dem.post(row: i, column: j + 1),
+                      let h10 = dem.post(row: i + 1, column: j), let h11 = dem.post(row: i + 1, column: j + 1) else {
+                    // Beyond the grid's edge (a seam cell): no bound here.
+                    return .infinity
+                }
+                let gx = Double(max(abs(h01 - h00), abs(h11 - h10))) / dx, gy = Double(max(abs(h10 - h00), abs(h11 - h01))) / dy
+                steepest = max(steepest, (gx * gx + gy * gy).squareRoot())
+            }
+        }
+        return ground + SkylineSearch.nearest * steepest * 1.01
+    }
+}
+
+/// The shares of a viewshed computed on several threads, each stored once by its own thread.
+private final class ViewshedParts<Part: Sendable>: Sendable {
+    private let parts: Locked<[Part?]>
+
+    init(count: Int) { parts = Locked(Array(repeating: nil, count: count)) }
+
+    func store(_ i: Int, _ part: Part) { parts.withLock { $0[i] = part } }
+
+    var all: [Part?] { parts.withLock { $0 } }
+}

@@ -1,0 +1,129 @@
+/// The running horizon along one azimuth: for every distance d, the highest apparent tangent of
+/// the terrain nearer than d — the horizon that a viewshed's sweep reuses for every cell near
+/// that azimuth.
+///
+/// It is walked like a panorama's skyline (``SkylineSearch``, exact on the bilinear terrain, the
+/// pyramid skipping blocks that cannot raise the best tangent so far) without the far seed, and
+/// keeps every cell crossing that raised the best: where it begins and ends, the best before it,
+/// and its tangent's numerator as a quadratic. Between two such crossings the running maximum
+/// is constant (every other cell, walked or skipped, stays below it); within one it is the
+/// better of the best before and the crossing's own maximum up to d, found in closed form. So
+/// ``horizon(at:)`` is the running maximum itself, not a bound.
+///
+/// Tangents are the skyline search's: (h − h_eye − (1 − k)·d²/(2R))/d with h the terrain's
+/// ellipsoidal height and d the slant distance along the level ray of the azimuth, metres.
+struct HorizonProfile: Sendable {
+    /// One crossing that raised the horizon.
+    struct Rise: Sendable {
+        /// Slant metres where the crossing begins and ends.
+        var start: Double, end: Double
+        /// The best tangent before it, and after it.
+        var before: Double, after: Double
+        /// The tangent's numerator along the crossing, w ∈ [0, 1] from start to end.
+        var numerator: Quadratic
+
+        /// The highest tangent of the crossing's terrain from its start to d.
+        func highest(upTo d: Double) -> Double {
+            let span = end - start
+            let w1 = min(max((d - start) / span, 0), 1)
+            var best = -Double.infinity
+            func consider(_ w: Double) {
+                let distance = start + w * span
+                guard distance >= SkylineSearch.nearest else { return }
+                best = max(best, numerator(w) / distance)
+            }
+            consider(0)
+            consider(w1)
+            // d/dw [p/d] = 0  ⇔  a·Δ·w² + 2a·d0·w + (b·d0 − Δ·c) = 0
+            let p = numerator
+            let stationary = Quadratic(a: p.a * span, b: 2 * p.a * start, c: p.b * start - span * p.c)
+            var w = stationary.firstCrossing(of: 0, after: 0, limit: w1)
+            if w.isFinite {
+                consider(w)
+                w = stationary.firstCrossing(of: 0, after: w, limit: w1)
+                if w.isFinite { consider(w) }
+            }
+            return best
+        }
+    }
+
+    /// The crossings that raised the horizon, in order of distance.
+    private(set) var rises: [Rise] = []
+    /// Where the ray first crossed a void cell (+∞: never): beyond it the terrain beside the
+    /// ray may be unknown where the ray's is not, or the other way round.
+    private(set) var firstVoid = Double.infinity
+    /// How far the profile holds, metres: the walk's end, where the ray left the terrain data,
+    /// or +∞ when nothing beyond where it stopped could raise the horizon.
+    private(set) var validity = Double.infinity
+
+    /// The highest tangent of the terrain along the ray nearer than d (−∞: none).
+    func horizon(at d: Double) -> Double {
+        var lo = 0, hi = rises.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if rises[mid].start <= d { lo = mid + 1 } else { hi = mid }
+        }
+        guard lo > 0 else { return -.infinity }
+        let rise = rises[lo - 1]
+        return d >= rise.end ? rise.after : max(rise.before, rise.highest(upTo: d))
+    }
+
+    /// Where the horizon first rises to `tangent`: the start of the first crossing that takes
+    /// it there (+∞: never). Nearer, all terrain along the ray shows a lower tangent.
+    func firstRise(to tangent: Double) -> Double {
+        var lo = 0, hi = rises.count
+        while lo < hi {
+            let mid = (lo + hi) >> 1
+            if rises[mid].after < tangent { lo = mid + 1 } else { hi = mid }
+        }
+        return lo < rises.count ? rises[lo].start : .infinity
+    }
+
+    /// Walks the level ray at `azimuth` (degrees) from the eye to `range` slant metres.
+    static func walk<T: TerrainGrids>(azimuth: Double, eye: GeodeticPosition, geoid: Geoid, refraction: Double, range: Double,
+                                      over terrain: inout T) -> HorizonProfile {
+        var path = RayPath(eye: eye, direction: ViewDirection(azimuth: azimuth, elevation: 0).enu, geoid: geoid,
+                           refraction: refraction, segmentLength: RayPath.skylineSegment)
+        let curvature = (1 - refraction) / (2 * path.radius)
+        let search = SkylineSearch(eye: eye.height, curvature: curvature,
+                                   maximumTerrain: SightlineMarch.highestTerrain, highestUndulation: SightlineMarch.highestUndulation)
+        var recorder = Recorder(search: search)
+        let end = path.walk(from: 0, to: range, visitor: &recorder) { terrain.grid(containing: $0, longitude: $1) }
+        var profile = recorder.profile
+        switch end {
+        case .stopped: break
+        case .finished(let s): profile.validity = s < range ? .infinity : range
+        case .leftData(let s): profile.validity = s
+        }
+        return profile
+    }
+
+    /// The skyline search, keeping each crossing that raises its best.
+    private struct Recorder: RayVisitor {
+        var search: SkylineSearch
+        var profile = HorizonProfile()
+
+        var crossedVoid: Bool { search.crossedVoid }
+
+        mutating func mayMatter(maximum: Double, segment: RayPath.Segment, from u0: Double, to u1: Double) -> Bool {
+            search.mayMatter(maximum: maximum, segment: segment, from: u0, to: u1)
+        }
+
+        func mayMatter(_ cell: CellCrossing) -> Bool { search.mayMatter(cell) }
+
+        mutating func visit(_ crossing: CellCrossing) -> Bool {
+            if crossing.hasVoid, profile.firstVoid == .infinity { profile.firstVoid = crossing.s0 }
+            let before = search.tangent
+            _ = search.visit(crossing)
+            guard search.tangent > before, let cell = crossing.known() else { return false }
+            // The numerator SkylineSearch maximises: h(w) + N(w) − eye − c·d(w)².
+            let t = cell.terrain, span = cell.s1 - cell.s0, c = search.curvature
+            let numerator = Quadratic(a: t.a - c * span * span, b: t.b + (cell.n1 - cell.n0) - 2 * c * cell.s0 * span,
+                                      c: t.c + cell.n0 - search.eye - c * cell.s0 * cell.s0)
+            profile.rises.append(Rise(start: cell.s0, end: cell.s1, before: before, after: search.tangent, numerator: numerator))
+            return false
+        }
+
+        mutating func goesOn(at s: Double, segment: RayPath.Segment) -> Bool { search.goesOn(at: s, segment: segment) }
+    }
+}

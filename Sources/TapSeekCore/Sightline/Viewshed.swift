@@ -1,0 +1,404 @@
+import Foundation
+
+/// What an eye can see: for every cell of a latitude–longitude grid around it, whether the
+/// sightline from the eye to the cell's centre (on the terrain, raised by a target height) is
+/// free — the same answer as ``Locator/aim(_:terrain:resolve:)``'s `visible` for that point.
+///
+/// A sweep reuses the horizon along each azimuth instead of walking one ray per cell. Level rays
+/// fan out from the eye (``HorizonProfile``: exact on the bilinear terrain, with the pyramid),
+/// each recording how the horizon rises with distance. A cell lies between two of them; its
+/// own sightline runs within the wedge between them, where terrain a lateral distance ℓ away
+/// differs in height by at most S·ℓ (S the steepest slope of the bilinear terrain in the
+/// wedge), so at every distance d its horizon tangent differs from a neighbour's by at most
+/// S·Δα (ℓ = d·Δα for an azimuth difference Δα). With the cell's apparent tangent above every
+/// upper bound so raised, the cell is visible; below a lower bound so lowered, hidden. A cell
+/// that neither settles — near grazing, near a void, near the edge of the data, or within
+/// ``nearCells`` of the eye — is judged by its own exact sightline, exactly as `aim` judges it
+/// (``TargetSight/blocker(geoid:over:maximumTerrain:)``). Every answer is therefore `aim`'s:
+/// the sweep only decides which cells need no ray of their own.
+///
+/// The bounds leave margins for what differs between a cell's sightline and the level rays'
+/// model: the skyline tangent's Earth curvature (the mean radius, where the line falls away
+/// with the normal section's radius: d·|1/R_α − 1/R|/2 ≤ 1.6·10⁻⁵ at 30 km) and where a
+/// point at one height lies over the ground compared with one at another (Δh·d/R metres of
+/// distance).
+public struct Viewshed: Sendable {
+    /// How a viewshed is computed.
+    public struct Settings: Sendable, Hashable {
+        /// Largest ground distance considered, metres; nil: the horizon range of the highest
+        /// terrain on Earth (clipped to the DEM by ``Locator/viewshed(from:settings:jobs:progress:)``).
+        public var range: Double?
+        /// Refraction coefficient k (see ``MarchSettings/refraction``).
+        public var refraction: Double
+        /// Height of the seen points above the terrain, metres.
+        public var targetHeight: Double
+        /// Degrees between cell centres; nil: the DEM's own post spacing at the observer.
+        public var resolution: Double?
+
+        public init(range: Double? = nil, refraction: Double = MarchSettings.defaultRefraction, targetHeight: Double = 0,
+                    resolution: Double? = nil) {
+            self.range = range
+            self.refraction = refraction
+            self.targetHeight = targetHeight
+            self.resolution = resolution
+        }
+    }
+
+    /// The eye: degrees, and metres above the WGS84 ellipsoid.
+    public var eye: GeodeticPosition
+    public var settings: Settings
+    /// The range judged, metres: cells whose centres lie farther (horizontally from the eye)
+    /// are ``ViewshedGrid/noData``.
+    public var range: Double
+    public var grid: ViewshedGrid
+    /// Number of level rays of the sweep.
+    public var radials: Int
+    /// Cells judged by a sightline of their own.
+    public var exactCells: Int
+    /// Whether a level ray crossed a void in the DEM.
+    public var crossedVoid: Bool
+
+    /// Most cells a viewshed may have: 25 million (5 000 × 5 000; a 150 km square at 1″, 450 km
+    /// at 3″), one byte each, all in memory.
+    public static let maximumCells = 25_000_000
+    /// Cells nearer than this (horizontally, metres) always get their own sightline: near the
+    /// eye a cell's wedge holds little terrain and its rays are short.
+    public static let nearCells = 100.0
+    /// Level rays per radian of the sweep, per metre of range over the DEM's smallest post
+    /// spacing: 0.6, the fewest that let no void hide between two of them (see
+    /// ``radialCount(range:postSpacing:)``). More make the bounds tighter, but cost more than the
+    /// own sightlines they spare: 633 M instructions at 0.6 against 671 M at 1 and 735 M at 2 on
+    /// the 30 km benchmark (scripts/bench-viewshed.sh, under callgrind).
+    static let radialDensity = 0.6
+
+    public init(eye: GeodeticPosition, settings: Settings, range: Double, grid: ViewshedGrid, radials: Int, exactCells: Int,
+                crossedVoid: Bool) {
+        self.eye = eye
+        self.settings = settings
+        self.range = range
+        self.grid = grid
+        self.radials = radials
+        self.exactCells = exactCells
+        self.crossedVoid = crossedVoid
+    }
+
+    /// The number of level rays for a sweep to `range` metres over posts `postSpacing` metres
+    /// apart (the smaller of the two axes). A void post makes the four cells around it unknown,
+    /// a square 2·spacing wide; with rays closer than 2·spacing/(1.2·range) radians every such
+    /// square within range is crossed by one of the two rays around any sightline that crosses it.
+    public static func radialCount(range: Double, postSpacing: Double) -> Int {
+        let perRadian = max(1.2 / 2, radialDensity) * range / postSpacing
+        return max(360, Int((2 * .pi * perRadian).rounded(.up)))
+    }
+
+    /// The radial horizons of a sweep, for level rays `indices` of `count` (azimuth i·360°/count).
+    static func profiles<T: TerrainGrids>(_ indices: Range<Int>, count: Int, eye: GeodeticPosition, geoid: Geoid, refraction: Double,
+                                          range: Double, over terrain: inout T) -> [HorizonProfile] {
+        indices.map {
+            HorizonProfile.walk(azimuth: Double($0) * 360 / Double(count), eye: eye, geoid: geoid, refraction: refraction,
+                                range: profileRange(range), over: &terrain)
+        }
+    }
+
+    /// How far the level rays are walked: a little beyond the range, as a cell's distance along
+    /// a level ray differs from its horizontal distance by Δh·d/R and the slack on top.
+    static func profileRange(_ range: Double) -> Double { range * 1.01 + 200 }
+}
+
+extension Viewshed {
+    /// DEM cells a side of the blocks whose steepest slope is spread over the wedges they reach.
+    static let slopeBlock = 4
+
+    /// The steepest slope of the terrain within each wedge of a sweep (between level rays i
+    /// and i + 1 of `count`), metres per metre: the largest gradient of the bilinear surface over
+    /// every block of ``slopeBlock`` × ``slopeBlock`` DEM cells of `grids` within the box
+    /// (degrees) that reaches into the wedge. A block reaches the wedges within the angle its
+    /// half diagonal subtends at its centre's distance from the eye (all of them when it is
+    /// that near).
+    static func wedgeSlopes(of grids: [ElevationGrid], south: Double, north: Double, west: Double, east: Double,
+                            eye: GeodeticPosition, count: Int) -> [Double] {
+        var wedges = [Double](repeating: 0, count: count)
+        let frame = LocalFrame(origin: eye)
+        let step = 2 * Double.pi / Double(count)
+        let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
+        let size = slopeBlock
+        for g in grids {
+            let shift = g.longitudeShift(toward: (west + east) / 2)
+            let r0 = max(0, Int(((g.north - north) / g.latitudeSpacing).rounded(.down)) - 1)
+            let r1 = min(g.rows - 1, Int(((g.north - south) / g.latitudeSpacing).rounded(.up)) + 1)
+            let c0 = max(0, Int(((west - shift - g.west) / g.longitudeSpacing).rounded(.down)) - 1)
+            let c1 = min(g.columns - 1, Int(((east - shift - g.west) / g.longitudeSpacing).rounded(.up)) + 1)
+            guard r0 < r1, c0 < c1 else { continue }
+            let blockColumns = (c1 - c0 + size - 1) / size
+            var blocks = [Double](repeating: 0, count: blockColumns)
+            g.heights.withUnsafeBufferPointer { h in
+                var r = r0
+                while r < r1 {
+                    for i in blocks.indices { blocks[i] = 0 }
+                    let rEnd = min(r + size, r1)
+                    let lat = radians(max(abs(g.north - Double(r) * g.latitudeSpacing), abs(g.north - Double(rEnd) * g.latitudeSpacing)))
+                    let w2 = 1 - e2 * sin(lat) * sin(lat)
+                    let dx = radians(g.longitudeSpacing) * a / w2.squareRoot() * cos(lat)
+                    let dy = radians(g.latitudeSpacing) * a * (1 - e2) / (w2 * w2.squareRoot()) * 0.999
+                    let ex = 1 / (dx * dx), ey = 1 / (dy * dy), stride = g.columns
+                    for rr in r..<rEnd {
+                        var c = c0
+                        for b in blocks.indices {
+                            let cEnd = min(c + size, c1)
+                            var steepest = blocks[b]
+                            while c < cEnd {
+                                let i = rr * stride + c
+                                let h00 = h[i], h01 = h[i + 1], h10 = h[i + stride], h11 = h[i + stride + 1]
+                                let gx = Double(max(abs(h01 - h00), abs(h11 - h10))), gy = Double(max(abs(h10 - h00), abs(h11 - h01)))
+                                // NaN (a void) compares false: such a cell is unknown, not terrain.
+                                let s = gx * gx * ex + gy * gy * ey
+                                if s > steepest { steepest = s }
+                                c += 1
+                            }
+                            blocks[b] = steepest
+                        }
+                    }
+                    let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
+                    let centreLatitude = g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing
+                    for b in blocks.indices where blocks[b] > 0 {
+                        let slope = blocks[b].squareRoot()
+                        let centreLongitude = g.west + (Double(c0 + b * size) + Double(size) / 2) * g.longitudeSpacing + shift
+                        let v = frame.enu(of: GeodeticPosition(latitude: centreLatitude, longitude: centreLongitude, height: 0))
+                        let d = (v.x * v.x + v.y * v.y).squareRoot()
+                        guard d > 2 * halfDiagonal else {
+                            for j in wedges.indices where wedges[j] < slope { wedges[j] = slope }
+                            continue
+                        }
+                        var azimuth = atan2(v.x, v.y)
+                        if azimuth < 0 { azimuth += 2 * .pi }
+                        let half = asin(halfDiagonal / d) * 1.01
+                        let first = Int(((azimuth - half) / step).rounded(.down)), last = Int(((azimuth + half) / step).rounded(.down))
+                        for j in first...last {
+                            let k = ((j % count) + count) % count
+                            if wedges[k] < slope { wedges[k] = slope }
+                        }
+                    }
+                    r = rEnd
+                }
+            }
+        }
+        return wedges
+    }
+
+    /// What every share of a sweep's cells needs: the eye, the radial horizons and the bounds'
+    /// constants.
+    struct Sweep: Sendable {
+        let eye: GeodeticPosition
+        let geoid: Geoid
+        let refraction: Double
+        let targetHeight: Double
+        let range: Double
+        let profiles: [HorizonProfile]
+        /// For each wedge, S·1.02 plus the geoid's steepest gradient: how much a horizon tangent
+        /// can change per radian of azimuth within it.
+        let lateral: [Double]
+        /// The highest tangent terrain nearer than ``SkylineSearch/nearest`` to the eye can show
+        /// (which the level rays leave out): +∞ when the eye is not clear above its own ground.
+        let nearBound: Double
+        /// A void square's reach along a ray beyond where it begins, metres.
+        let voidReach: Double
+
+        init(eye: GeodeticPosition, geoid: Geoid, refraction: Double, targetHeight: Double, range: Double,
+             profiles: [HorizonProfile], wedgeSlopes: [Double], eyeClearance: Double, postSpacing: Double) {
+            self.eye = eye
+            self.geoid = geoid
+            self.refraction = refraction
+            self.targetHeight = targetHeight
+            self.range = range
+            self.profiles = profiles
+            lateral = wedgeSlopes.map { $0 * 1.02 + geoid.steepestGradient }
+            nearBound = eyeClearance > 0 ? -eyeClearance / SkylineSearch.nearest : .infinity
+            voidReach = 3 * postSpacing
+        }
+    }
+
+    /// Judges rows `rows` of a grid (its geometry; values ignored) from the sweep: the values
+    /// of those rows, row-major, and how many cells needed their own sightline.
+    static func judge<T: TerrainGrids>(rows: Range<Int>, of grid: ViewshedGrid, sweep: Sweep,
+                                       over terrain: inout T) -> (values: [UInt8], exactCells: Int) {
+        let columns = grid.columns
+        var values = [UInt8](repeating: ViewshedGrid.noData, count: rows.count * columns)
+        var exact = 0
+        let eye = sweep.eye, frame = LocalFrame(origin: eye), geoid = sweep.geoid
+        let radius = Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
+        let curvature = (1 - sweep.refraction) / (2 * radius)
+        let k = sweep.refraction
+        let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
+        let count = sweep.profiles.count
+        let step = 2 * Double.pi / Double(count)
+        let cosines = (0..<columns).map { cos(radians(grid.longitude(column: $0))) }
+        let sines = (0..<columns).map { sin(radians(grid.longitude(column: $0))) }
+        var undulations = RowUndulations(count: columns)
+        let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
+        for r in rows {
+            let latitude = grid.latitude(row: r)
+            let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
+            let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+            let base = (r - rows.lowerBound) * columns
+            // Columns that may lie within range: a generous local estimate of the distance
+            // (3 % and 200 m to spare), so that cells surely beyond it cost nothing.
+            let north = radians(latitude - eye.latitude) * meridian
+            let reach = sweep.range * 1.03 + 200
+            guard abs(north) <= reach else { continue }
+            let east = (reach * reach - north * north).squareRoot() / (n * cosPhi) * 180 / .pi
+            let first = max(0, Int(((eye.longitude - east - grid.west) / grid.longitudeSpacing).rounded(.down)))
+            let last = min(columns - 1, Int(((eye.longitude + east - grid.west) / grid.longitudeSpacing).rounded(.up)))
+            guard first <= last else { continue }
+            undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
+            var bearing = Bearing()
+            for c in first...last {
+                let longitude = grid.longitude(column: c)
+                guard case .height(let ground) = terrain.sample(latitude: latitude, longitude: longitude) else { continue }
+                let h = ground + sweep.targetHeight + undulations.values[c]
+                let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
+                let v = frame.enu(ofECEF: p)
+                let x = (v.x * v.x + v.y * v.y).squareRoot()
+                guard x <= sweep.range else { continue }
+                let visible: Bool
+                switch x < nearCells ? .open(clearTo: 0)
+                    : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, radius: radius,
+                             curvature: curvature, k: k, step: step, count: count) {
+                case .visible: visible = true
+                case .hidden: visible = false
+                case .open(let clear):
+                    exact += 1
+                    // aim's own target height, with the geoid looked up at the point itself.
+                    let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
+                    visible = x < 1 || exactlyVisible(latitude: latitude, longitude: longitude, height: exact, clearTo: clear,
+                                                      sweep: sweep, over: &terrain)
+                }
+                values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
+            }
+        }
+        return (values, exact)
+    }
+
+    /// What the radial horizons say of a cell.
+    enum Judgement {
+        case visible, hidden
+        /// Open: only its own sightline can tell, and no terrain can touch that sightline
+        /// nearer than `clearTo` slant metres from the eye.
+        case open(clearTo: Double)
+    }
+
+    /// Whether the radial horizons around a cell settle it, and if not, how far its sightline
+    /// is surely clear. `v` is the target in the eye's ENU frame, x its horizontal distance, h its
+    /// ellipsoidal height.
+    @inline(__always)
+    private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep, radius: Double, curvature: Double,
+                               k: Double, step: Double, count: Int) -> Judgement {
+        // Distance along a level ray over the target's ground point, and the target's tangent.
+        let above = sweep.eye.height + x * x / (2 * radius) - h
+        let d = x + above * x / radius
+        let t = (h - sweep.eye.height - curvature * d * d) / d
+        // The sightline ends `tolerance` short of the target (TargetSight): the same share of
+        // its horizontal run.
+        let lift = k * x * x / (2 * radius)
+        let reach = (x * x + (v.z + lift) * (v.z + lift)).squareRoot()
+        let tolerance = max(30, 0.005 * (x * x + v.z * v.z).squareRoot())
+        guard reach > tolerance + 1 else { return .open(clearTo: 0) }
+        let cut = d * (reach - tolerance) / reach
+        // A point of the sightline lies over the ground within this share of its horizontal
+        // distance of where a level ray's point at that distance does.
+        let shift = (abs(above) + 100) / radius
+        let slack = 1 + shift * x
+        let f = azimuth / step
+        let i0 = min(Int(f), count - 1), i1 = (i0 + 1) % count
+        let off0 = (f - Double(i0)) * step, off1 = step - off0
+        let p0 = sweep.profiles[i0], p1 = sweep.profiles[i1]
+        let far = cut + slack
+        guard far < min(p0.validity, p1.validity), far + sweep.voidReach < min(p0.firstVoid, p1.firstVoid) else { return .open(clearTo: 0) }
+        let margin = 2e-5 + 2e-9 * x + 1e-6 * abs(t)
+        let lateral = sweep.lateral[i0]
+        // Each level ray's horizon is exact; the cell's own lies within lateral·offset of both.
+        // Most cells are hidden: the lower bounds first, the nearer ray's first.
+        let (pa, la, pb, lb) = off0 <= off1 ? (p0, lateral * off0, p1, lateral * off1) : (p1, lateral * off1, p0, lateral * off0)
+        if t < pa.horizon(at: cut - slack) - la - margin || t < pb.horizon(at: cut - slack) - lb - margin { return .hidden }
+        let upper = max(min(pa.horizon(at: far) + la, pb.horizon(at: far) + lb), sweep.nearBound)
+        if t > upper + margin { return .visible }
+        // Nearer than where either ray's raised horizon first comes within the margin, nothing
+        // can reach the sightline.
+        guard sweep.nearBound + margin < t else { return .open(clearTo: 0) }
+        let clear = max(pa.firstRise(to: t - margin - la), pb.firstRise(to: t - margin - lb))
+        return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
+    }
+
+    /// `aim`'s answer for one point (ellipsoidal height h): no terrain in the way of its own
+    /// sightline (``TargetSight/blocker(geoid:over:maximumTerrain:)``), walked from `clearTo`
+    /// slant metres, nearer than which the sweep has proved it clear.
+    static func exactlyVisible<T: TerrainGrids>(latitude: Double, longitude: Double, height h: Double, clearTo: Double, sweep: Sweep,
+                                                over terrain: inout T) -> Bool {
+        let sight = TargetSight(eye: sweep.eye, target: GeodeticPosition(latitude: latitude, longitude: longitude, height: h),
+                                refraction: sweep.refraction)
+        let limit = sight.reach - sight.tolerance
+        guard limit > clearTo else { return true }
+        var path = RayPath(eye: sweep.eye, direction: sight.direction, geoid: sweep.geoid, refraction: sweep.refraction)
+        var hit = FirstHit(maximumTerrain: SightlineMarch.highestTerrain)
+        _ = path.walk(from: clearTo, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
+        guard let s = hit.hit else { return true }
+        return s >= limit
+    }
+}
+
+/// The geoid's undulation along one row of a viewshed grid. Along a parallel the bilinear
+/// geoid is linear in longitude between two of its columns, so two look-ups per stretch between
+/// its columns give every cell's value by linear interpolation, to rounding (10⁻¹² m): used
+/// only to settle cells, never for a sightline.
+struct RowUndulations {
+    private(set) var values: [Double]
+
+    init(count: Int) { values = [Double](repeating: 0, count: count) }
+
+    mutating func fill(latitude: Double, grid: ViewshedGrid, geoid: Geoid) {
+        let spacing = geoid.grid.longitudeSpacing, west = geoid.grid.west
+        func stretch(_ c: Int) -> Double { ((grid.longitude(column: c) - west) / spacing).rounded(.down) }
+        var c = 0
+        let count = values.count
+        while c < count {
+            // The last column in the same stretch between two geoid columns.
+            let k = stretch(c)
+            var end = min(count - 1, c + max(0, Int(((k + 1) * spacing + west - grid.longitude(column: c)) / grid.longitudeSpacing)))
+            while end > c, stretch(end) != k { end -= 1 }
+            while end + 1 < count, stretch(end + 1) == k { end += 1 }
+            let first = geoid.undulation(latitude: latitude, longitude: grid.longitude(column: c))
+            values[c] = first
+            if end > c {
+                let last = geoid.undulation(latitude: latitude, longitude: grid.longitude(column: end))
+                let slope = (last - first) / Double(end - c)
+                for j in (c + 1)...end { values[j] = first + slope * Double(j - c) }
+            }
+            c = end + 1
+        }
+    }
+}
+
+/// The azimuths of the cells along a row, each from the one before: neighbours differ by a small
+/// angle whose arctangent a short series gives, cheaper than `atan2` for every cell.
+struct Bearing {
+    private var east = 0.0, north = 0.0, azimuth = Double.nan
+
+    /// The azimuth of (east, north), radians clockwise from north in [0, 2π): from the previous
+    /// direction when the turn's tangent e is below 10⁻² (the series e − e³/3 + e⁵/5 − e⁷/7 then
+    /// errs by under e⁹/9 ≈ 10⁻¹⁹), else by `atan2`.
+    mutating func next(east x: Double, north y: Double) -> Double {
+        let dot = east * x + north * y, cross = north * x - east * y
+        var a: Double
+        if azimuth.isFinite, dot > 0, abs(cross) < 0.01 * dot {
+            let e = cross / dot, e2 = e * e
+            a = azimuth + e * (1 - e2 * (1.0 / 3 - e2 * (1.0 / 5 - e2 / 7)))
+            if a < 0 { a += 2 * .pi } else if a >= 2 * .pi { a -= 2 * .pi }
+        } else {
+            a = atan2(x, y)
+            if a < 0 { a += 2 * .pi }
+        }
+        east = x
+        north = y
+        azimuth = a
+        return a
+    }
+}

@@ -114,6 +114,34 @@ struct PanoramaTests {
         #expect(zip(profile.angles, near).allSatisfy { $0 == $1.elevationAngle })
     }
 
+    /// From Kala Patthar toward Everest, pitched 30° up: the ray meets nothing, the target is
+    /// Everest's skyline point, and a warning says how far above it the ray passed — 30° less
+    /// the point's apparent elevation, computed here from the exact ENU geometry plus refraction.
+    /// Pitched to the skyline itself (0.3° above it), no such warning.
+    @Test func tappingTheSkyWarnsHowFarAboveTheSkylineTheRayPassed() throws {
+        let locator = try Self.locator()
+        let line = Geodesic.inverse(latitude1: Self.kalaPatthar.0, longitude1: Self.kalaPatthar.1,
+                                    latitude2: Self.everest.0, longitude2: Self.everest.1)
+        func reading(pitch: Double) -> Reading {
+            Reading(location: .init(latitude: Self.kalaPatthar.0, longitude: Self.kalaPatthar.1),
+                    orientation: .init(heading: line.azimuth1, pitch: pitch))
+        }
+        let sky = locator.locate(reading(pitch: 30))
+        #expect(sky.status == .horizon)
+        let target = try #require(sky.target), o = try #require(sky.observer)
+        let eye = GeodeticPosition(latitude: o.latitude, longitude: o.longitude,
+                                   height: o.altitude + locator.geoid.undulation(latitude: o.latitude, longitude: o.longitude))
+        let v = LocalFrame(origin: eye).enu(of: GeodeticPosition(latitude: target.latitude, longitude: target.longitude,
+                                                                 height: target.elevation + locator.geoid.undulation(latitude: target.latitude, longitude: target.longitude)))
+        let radius = Ellipsoid.wgs84.meanRadius(latitude: o.latitude * .pi / 180)
+        let apparent = (atan2(v.z, (v.x * v.x + v.y * v.y).squareRoot()) + 0.13 * target.distance / (2 * radius)) * 180 / .pi
+        let warning = try #require(sky.warnings.first { $0.code == .skyTapped }, "\(sky.warnings)")
+        #expect(warning.message.hasPrefix(String(format: "the sightline passes %.1f° above the skyline", 30 - apparent)), "\(warning.message), expected \(30 - apparent)°")
+        #expect(30 - apparent > 10)
+        let skyline = locator.locate(reading(pitch: apparent + 0.3))
+        #expect(skyline.status == .horizon && !skyline.warnings.contains { $0.code == .skyTapped }, "\(skyline.warnings)")
+    }
+
     /// One thread or two, the same panorama to the last bit.
     @Test func panoramaDoesNotDependOnTheJobs() throws {
         let locator = try Self.locator()

@@ -34,7 +34,7 @@ struct PanoramaCommandTests {
         // Every entry says whether its skyline is settled; the tile ends 500 m to the north.
         #expect(skyline.allSatisfy { $0["complete"] is Bool })
         #expect(skyline.first?["complete"] as? Bool == false)
-        #expect(panorama["warningCodes"] as? [String] == ["left-dem"], "\(panorama["warnings"] ?? "")")
+        #expect(panorama["warningCodes"] as? [String] == ["left-dem", "near-ground-hides-view"], "\(panorama["warnings"] ?? "")")
     }
 
     /// From the Säntis's summit at 2 505 m every azimuth leaves the tile N47E009 (47–48° N,

@@ -63,8 +63,9 @@ struct PanoramaTests {
         #expect(abs(peak.elevation - 8849) < 30)
         #expect(peak.elevation > 8800)
         #expect(result.panorama.skyline.count == 3600)
-        // The tile ends 500 m north of Kala Patthar (28° N): northward the skyline is unsettled.
-        #expect(result.warnings.map(\.code) == [.leftDEM], "\(result.warnings)")
+        // The tile ends 500 m north of Kala Patthar (28° N): northward the skyline is unsettled;
+        // on its slope, near ground hides part of the view.
+        #expect(result.warnings.map(\.code) == [.leftDEM, .nearGroundHidesView], "\(result.warnings)")
         let north = try #require(result.panorama.skyline.first)
         #expect(!north.complete)
         #expect(result.panorama.skyline.first { abs($0.azimuth - line.azimuth1) < 0.05 }?.complete == true)
@@ -140,6 +141,27 @@ struct PanoramaTests {
         #expect(30 - apparent > 10)
         let skyline = locator.locate(reading(pitch: apparent + 0.3))
         #expect(skyline.status == .horizon && !skyline.warnings.contains { $0.code == .skyTapped }, "\(skyline.warnings)")
+    }
+
+    /// On the Säntis by its coordinates alone the eye stands 1.6 m above the DEM's ground, which
+    /// falls short of the summit, and ground a few metres away fills the sky to one side: the
+    /// panorama warns, naming --altitude, and its picture is scaled to the far skyline (the near
+    /// ground clipped). At the summit's height (2 502 m, Wikipedia, plus the eye) it does not.
+    @Test func panoramaWarnsWhenNearGroundHidesTheView() throws {
+        let locator = try Self.locator()
+        let settings = Panorama.Settings(azimuthStep: 1, range: 20_000, layers: Panorama.Settings.pictureLayers)
+        let ground = try locator.panorama(from: .init(latitude: 47.2493, longitude: 9.3433), settings: settings, jobs: 2)
+        let near = ground.panorama.skyline.filter { $0.distance < 100 }
+        #expect(near.count > 30, "only \(near.count) azimuths end on near ground")
+        let warning = try #require(ground.warnings.first { $0.code == .nearGroundHidesView }, "\(ground.warnings)")
+        #expect(warning.message.contains("over \(near.count) of 360 azimuths") && warning.message.contains("--altitude"), "\(warning.message)")
+        let far = ground.panorama.skyline.filter { $0.distance >= 100 }.compactMap(\.elevationAngle).max() ?? 0
+        let top = try #require(near.compactMap(\.elevationAngle).max())
+        #expect(top > far + 5)
+        let frame = PanoramaPicture(panorama: ground.panorama, title: "t").verticalFrame
+        #expect(frame.high <= far + 1.5 && frame.high < top, "frame top \(frame.high)° for a far skyline of \(far)°")
+        let summit = try locator.panorama(from: .init(latitude: 47.2493, longitude: 9.3433, altitude: 2504), settings: settings, jobs: 2)
+        #expect(!summit.warnings.contains { $0.code == .nearGroundHidesView }, "\(summit.warnings)")
     }
 
     /// One thread or two, the same panorama to the last bit.

@@ -35,10 +35,14 @@ public struct PanoramaPicture: Sendable {
     }
 
     /// The range of elevation angles drawn, degrees, and pixels per degree vertically.
-    var verticalFrame: (low: Double, high: Double, scale: Double) {
+    /// The top follows the far skyline: ground within ``Panorama/nearGround`` (an observer on a
+    /// slope) would squash the view into a strip, so it is clipped at the top instead.
+    public var verticalFrame: (low: Double, high: Double, scale: Double) {
         var angles = panorama.skyline.compactMap(\.elevationAngle)
         angles += panorama.skyline.flatMap { $0.layers.compactMap { $0 } }
-        let low = ((angles.min() ?? -1) - 0.5).rounded(.down), high = ((angles.max() ?? 1) + 0.5).rounded(.up)
+        let far = panorama.skyline.filter { $0.distance >= Panorama.nearGround }.compactMap(\.elevationAngle)
+        let top = far.max() ?? angles.max() ?? 1
+        let low = ((angles.min() ?? -1) - 0.5).rounded(.down), high = (top + 0.5).rounded(.up)
         // Steep skylines keep their true shape; flat ones are stretched up to 10× to be seen.
         let scale = min(max(Self.horizontalScale, 320 / max(high - low, 1e-6)), 10 * Self.horizontalScale)
         return (low, high, scale)
@@ -46,8 +50,9 @@ public struct PanoramaPicture: Sendable {
 
     /// Picture coordinates of an azimuth (degrees) and an elevation angle (degrees).
     func x(_ azimuth: Double) -> Double { Self.left + azimuth * Self.horizontalScale }
+    /// Angles above the frame (near ground) are clipped to its top.
     func y(_ angle: Double, _ frame: (low: Double, high: Double, scale: Double)) -> Double {
-        Self.top + (frame.high - angle) * frame.scale
+        Self.top + (frame.high - min(angle, frame.high)) * frame.scale
     }
 
     public var width: Double { Self.left + 360 * Self.horizontalScale + Self.right }

@@ -61,6 +61,18 @@ struct LocateUncertaintyCommandTests {
         #expect(plain.status == 0 && !plainText.contains(#"id="spread""#))
     }
 
+    /// More samples than the stated maximum (100 000: the regions' ranking grows faster than
+    /// the samples) are refused before any work, and --samples or --seed without --uncertainty
+    /// is a usage error instead of being ignored.
+    @Test func samplesHaveAStatedMaximumAndNeedUncertainty() throws {
+        let tooMany = try Self.run(["--uncertainty", "--samples", "100001"])
+        #expect(tooMany.status == 2 && tooMany.stderr.contains("--samples must be within 1…100000"), "\(tooMany.stderr)")
+        let alone = try Self.run(["--samples", "50"])
+        #expect(alone.status == 2 && alone.stderr.contains("--samples needs --uncertainty"), "\(alone.stderr)")
+        let seed = try Self.run(["--seed", "4"])
+        #expect(seed.status == 2 && seed.stderr.contains("--seed needs --uncertainty"), "\(seed.stderr)")
+    }
+
     /// A 30 km ray 4.4° down over the Khumbu grazes the valley: its hit moves kilometres per
     /// degree of pitch. Its samples land over 5 km from any locality (Namche Bazar and Lobujya
     /// were named once): no candidate, all unnamed, each candidate with its distance. The steep

@@ -56,6 +56,8 @@ struct LocateUncertaintyCommandTests {
         #expect(result.status == 0, "\(result.stderr)")
         let text = try String(contentsOf: svg, encoding: .utf8)
         #expect(text.contains(#"<g id="spread">"#) && text.contains("95 % of sampled targets"))
+        // The band and its median are in the legend too.
+        #expect(text.contains(">95 % band</text>") && text.contains(">median target</text>"))
         let plain = try Self.run(["--plot", svg.path])
         let plainText = try String(contentsOf: svg, encoding: .utf8)
         #expect(plain.status == 0 && !plainText.contains(#"id="spread""#))

@@ -151,7 +151,7 @@ public struct Locator: Sendable {
         case .void:
             guard location.altitude != nil else {
                 throw LocateResult.Failure(code: .voidObserver,
-                                           message: "the observer stands over a void in the DEM and the reading gives no altitude")
+                                           message: "the observer stands over a void in the DEM and no altitude is given (location.altitude, or --altitude)")
             }
             warnings.append(Warning(.observerOverVoid, "the observer stands over a void in the DEM; ground elevation unknown"))
         case .height(let h):

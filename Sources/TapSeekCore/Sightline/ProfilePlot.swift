@@ -351,13 +351,15 @@ public struct ProfilePlot: Sendable {
             s += #"<path id="blocked-by" d="M\#(n(bx - r)),\#(n(by - r)) L\#(n(bx + r)),\#(n(by + r)) M\#(n(bx - r)),\#(n(by + r)) L\#(n(bx + r)),\#(n(by - r))" stroke="\#(Self.axisColour)" stroke-width="2.5"/>"# + "\n"
         }
 
-        s += legend(y: height - 18, left: left, targetLabel: blockedBy != nil ? "target (hidden)" : (targetIsHit ? "hit" : "skyline point"))
+        s += legend(y: height - 18, left: left, hasVoids: !fig.voids.isEmpty, targetLabel: blockedBy != nil ? "target (hidden)" : (targetIsHit ? "hit" : "skyline point"))
         s += "</svg>\n"
         return s
     }
 
     /// One row of swatches and names at the bottom.
-    private func legend(y: Double, left: Double, targetLabel: String) -> String {
+    /// The band of sampled targets and its median are listed when drawn, the void swatch only
+    /// when the profile crosses a void: the row must fit the picture's width.
+    private func legend(y: Double, left: Double, hasVoids: Bool, targetLabel: String) -> String {
         var s = #"<g id="legend" fill="\#(Self.axisColour)">"#
         var x = left
         func entry(_ swatch: String, _ label: String) {
@@ -376,7 +378,11 @@ public struct ProfilePlot: Sendable {
         if !targetIsHit {
             entry(#"<line x1="\#(n(x))" y1="\#(n(y))" x2="\#(n(x + 16))" y2="\#(n(y))" stroke="\#(Self.targetColour)" stroke-width="1.5" stroke-dasharray="3 3"/>"#, "line of sight")
         }
-        entry(#"<rect x="\#(n(x))" y="\#(n(y - 6))" width="16" height="12" fill="\#(Self.voidColour)" stroke="\#(Self.gridColour)"/>"#, "no data (DEM void)")
+        if spread != nil {
+            entry(#"<rect x="\#(n(x))" y="\#(n(y - 6))" width="16" height="12" fill="\#(Self.targetColour)" fill-opacity="0.18"/>"#, "95 % band")
+            entry(#"<line x1="\#(n(x))" y1="\#(n(y))" x2="\#(n(x + 16))" y2="\#(n(y))" stroke="\#(Self.targetColour)" stroke-width="1.5" stroke-dasharray="2 3"/>"#, "median target")
+        }
+        if hasVoids { entry(#"<rect x="\#(n(x))" y="\#(n(y - 6))" width="16" height="12" fill="\#(Self.voidColour)" stroke="\#(Self.gridColour)"/>"#, "no data (DEM void)") }
         s += "</g>\n"
         return s
     }

@@ -50,6 +50,18 @@ struct GeocodeCommandTests {
         #expect(try placemark("90", "-170")["timeZone"] as? String == "Etc/GMT+11")
     }
 
+    /// One rule for every batch record: each carries its input line's number, first, good and
+    /// bad lines alike (before, only error records did).
+    @Test func everyBatchRecordCarriesItsLine() throws {
+        let result = try run(["--batch", "--index", Self.index.path], stdin: "46.624,8.041\nnot,a point\n47.33,9.41\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        for (i, line) in lines.enumerated() {
+            #expect(line.hasPrefix("{\"line\":\(i + 1),"), "\(line)")
+        }
+    }
+
     @Test func onePointPrintsOnePlacemarkWithItsCoordinates() throws {
         let result = try run(["46.6240", "8.0410", "--index", Self.index.path])
         #expect(result.status == 0)
@@ -138,7 +150,7 @@ struct GeocodeCommandTests {
             }
             #expect(records[6]["isoCountryCode"] as? String == "RU")
             #expect(records[7]["isoCountryCode"] as? String == "RU")
-            #expect(records[8].keys.sorted() == ["latitude", "longitude", "timeZone"])
+            #expect(records[8].keys.sorted() == ["latitude", "line", "longitude", "timeZone"])
             #expect(records[9]["isoCountryCode"] as? String == "ID")
         }
     }

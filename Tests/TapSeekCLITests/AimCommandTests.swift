@@ -81,6 +81,15 @@ struct AimCommandTests {
         #expect((xs.max() ?? 0) >= targetX - 5, "terrain drawn to x = \(xs.max() ?? 0), target at \(targetX)")
     }
 
+    /// An error record leaves out what is unknown, as every record does: no `"observer":null`
+    /// when the observer was never placed.
+    @Test func anErrorRecordLeavesTheUnknownObserverOut() throws {
+        let result = try Self.run([], stdin: #"{"location":{"latitude":10,"longitude":10},"target":{"latitude":10.1,"longitude":10}}"#)
+        #expect(result.status == 1)
+        let record = try Self.json(result.stdout)
+        #expect(record["error"] != nil && !record.keys.contains("observer"), "\(result.stdout)")
+    }
+
     /// Every input line gives exactly one output line, in order, with its number.
     @Test func batchIsJSONLinesInAndOut() throws {
         let input = [Self.summitToKasten, "", "{broken", Self.appenzellToSaentis, #"{"location":{"latitude":47.3,"longitude":9.4}}"#]

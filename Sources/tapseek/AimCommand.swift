@@ -83,23 +83,26 @@ struct AimCommand: AsyncParsableCommand {
         if let error = result.error { throw InputError(error.message) }
     }
 
-    /// The terrain under the sightline to the target: the ray marched along the aimed direction
-    /// to the first terrain it meets, the target marked.
+    /// The terrain under the sightline to the target, all the way to it (past the terrain in
+    /// the way, when hidden): the aimed ray's profile to the target's slant range; the target
+    /// marked, and when hidden the blocking terrain crossed and the target "target (hidden)".
     static func writePlot(of result: AimResult, request: AimRequest, locator: Locator, to path: String) throws {
         guard let target = result.target, let observer = result.observer else { return }
-        var ray = request.observer
-        ray.orientation = .init(heading: result.azimuth, pitch: result.elevationAngle)
-        ray.camera = nil
-        ray.tap = nil
-        ray.location.altitude = observer.altitude
-        ray.location.altitudeReference = .msl
-        let marched = locator.locate(ray)
-        let name = target.name.map { " \($0)" } ?? ""
+        let n = locator.geoid.undulation(latitude: observer.latitude, longitude: observer.longitude)
+        let eye = GeodeticPosition(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude + n)
+        var march = SightlineMarch(observer: eye, direction: ViewDirection(azimuth: result.azimuth, elevation: result.elevationAngle).enu,
+                                   geoid: locator.geoid, settings: locator.settings)
+        var terrain = TerrainSampler(catalog: locator.catalog)
+        let samples = march.terrainProfile(to: result.slantRange, over: &terrain)
+        let name = target.name.map { " \($0)" } ?? " the target"
         var title = "Sightline to\(name) at \(String(format: "%.2f", result.distance / 1000)) km: "
         title += result.visible ? "visible" : "hidden by terrain \(String(format: "%.2f", (result.blockedBy?.distance ?? 0) / 1000)) km away"
-        let picture = ProfilePlot(observer: .init(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude),
+        var picture = ProfilePlot(observer: .init(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude),
                                   target: .init(latitude: target.latitude, longitude: target.longitude, height: target.elevation),
-                                  targetIsHit: true, samples: marched.profile, refraction: locator.settings.refraction, title: title)
+                                  targetIsHit: true, samples: samples, refraction: locator.settings.refraction, title: title)
+        if !result.visible, let b = result.blockedBy {
+            picture.blockedBy = .init(latitude: b.latitude, longitude: b.longitude, height: b.elevation)
+        }
         try SVGFile.write(picture.svg(), to: path, option: "--plot")
     }
 

@@ -97,7 +97,7 @@ struct BatchCommand: AsyncParsableCommand {
         progress.clear()
         let seconds = progress.elapsed
         let rate = seconds > 0 ? " (\(Int((Double(tally.total) / seconds).rounded()))/s)" : ""
-        StandardError.write("tapseek: batch: \(tally.total) results in \(String(format: "%.1f", seconds)) s\(rate): \(tally.summary)")
+        StandardError.write("tapseek: batch: \(tally.total) \(tally.total == 1 ? "result" : "results") in \(String(format: "%.1f", seconds)) s\(rate): \(tally.summary)")
         if let failure { throw failure }
     }
 }

@@ -12,7 +12,7 @@ struct ElevationBatch {
             switch CoordinateLine.parse(line) {
             case .success(let p):
                 do throws(CoordinateError) {
-                    ElevationRecord.write(try sampler.elevation(latitude: p.latitude, longitude: p.longitude), to: &out)
+                    ElevationRecord.write(try sampler.elevation(latitude: p.latitude, longitude: p.longitude), line: number, to: &out)
                 } catch {
                     LineErrorRecord.write(line: number, message: error.message, to: &out)
                 }

@@ -3,8 +3,11 @@ import TapSeek
 /// The JSON of one elevation look-up: `{"latitude","longitude","elevation","geoidUndulation"}`,
 /// plus `"reason"` when the elevation is null (and `"detail"` naming a damaged file). Coordinates to 1e-9° (0.1 mm), heights to 1 cm.
 enum ElevationRecord {
-    static func write(_ e: ElevationService.PointElevation, to out: inout OutputBuffer) {
-        out.append("{\"latitude\":")
+    /// `line`: the input line's number, first in every batch record (nil for a single point).
+    static func write(_ e: ElevationService.PointElevation, line: Int? = nil, to out: inout OutputBuffer) {
+        out.append("{")
+        if let line { out.append("\"line\":\(line),") }
+        out.append("\"latitude\":")
         out.appendFixed(e.latitude, decimals: 9)
         out.append(",\"longitude\":")
         out.appendFixed(e.longitude, decimals: 9)

@@ -14,7 +14,8 @@ struct GeocodeCommand: AsyncParsableCommand {
         absent keys are unknown (in international waters only "timeZone" is given). \
         Longitudes outside ±180 wrap into [-180, 180) and are printed wrapped. \
         With --batch, reads CSV "lat,lon" lines on stdin and writes one JSON line per input line, \
-        in order; a bad line gives {"line":N,"error":{"code","message"}} and the run goes on. \
+        in order, each with its "line" (the input line's number); a bad line gives \
+        {"line":N,"error":{"code","message"}} and the run goes on. \
         The index comes from --index, else $TAPSEEK_GEOCODER, else geocoder-index.bin in the first \
         TapSeek data directory ($TAPSEEK_DATA, the installation, XDG data dirs; \
         scripts/build-geocoder-index.sh builds it).
@@ -80,7 +81,7 @@ struct GeocodeBatch {
                     // give; not a longitude that validation wrapped.
                     let texts = (latitude: UnsafeBufferPointer(rebasing: line[p.latitudeText]),
                                  longitude: checked.longitude == p.longitude ? UnsafeBufferPointer(rebasing: line[p.longitudeText]) : nil)
-                    GeocodeRecord.write(latitude: checked.latitude, longitude: checked.longitude, readFrom: texts,
+                    GeocodeRecord.write(line: number, latitude: checked.latitude, longitude: checked.longitude, readFrom: texts,
                                         reference, in: index, to: &out)
                 } catch {
                     LineErrorRecord.write(line: number, message: error.message, to: &out)
@@ -101,7 +102,8 @@ enum GeocodeRecord {
 
     /// `readFrom` holds the coordinates' text as read, if any: copied where it is what
     /// formatting them would write (``JSONText/isShortestDecimal(_:of:)``).
-    static func write(latitude: Double, longitude: Double,
+    /// `line`: the input line's number, first in every batch record (nil for a single point).
+    static func write(line: Int? = nil, latitude: Double, longitude: Double,
                       readFrom texts: (latitude: UnsafeBufferPointer<UInt8>?, longitude: UnsafeBufferPointer<UInt8>?) = (nil, nil),
                       _ reference: PlacemarkReference, in index: GeocoderIndex, to out: inout OutputBuffer) {
         index.withUTF8(reference) { names in
@@ -111,7 +113,13 @@ enum GeocodeRecord {
                 + (names.locality?.count ?? 0) + (names.timeZone?.count ?? 0)
             for code in names.alsoClaimedBy { nameBytes += code.count + 1 }
             RecordBytes.append(to: &out, capacity: fixedPart + 6 * nameBytes) { record in
-                record.append("{\"latitude\":")
+                record.append("{")
+                if let line {
+                    record.append("\"line\":")
+                    record.appendFixed(Double(line), decimals: 0)
+                    record.append(",")
+                }
+                record.append("\"latitude\":")
                 record.appendShortest(latitude, readFrom: texts.latitude)
                 record.append(",\"longitude\":")
                 record.appendShortest(longitude, readFrom: texts.longitude)

@@ -91,8 +91,12 @@ struct PanoramaCommand: ParsableCommand {
 
     static func writePicture(of result: PanoramaResult, to path: String) throws {
         let o = result.observer
-        let title = String(format: "Panorama from %.5f°, %.5f°, %.0f m (range %.0f km)", o.latitude, o.longitude, o.altitude,
-                           result.panorama.range / 1000)
+        // The range searched is the horizon range; say how far the DEM let the search go.
+        let unsettled = result.panorama.skyline.filter { !$0.complete }.count
+        let reach = unsettled == 0 ? String(format: "range %.0f km", result.panorama.range / 1000)
+            : String(format: "range %.0f km; the DEM ends first on %d of %d azimuths", result.panorama.range / 1000, unsettled,
+                     result.panorama.skyline.count)
+        let title = String(format: "Panorama from %.5f°, %.5f°, %.0f m", o.latitude, o.longitude, o.altitude) + " (\(reach))"
         try SVGFile.write(PanoramaPicture(panorama: result.panorama, title: title).svg(), to: path, option: "--svg")
     }
 }

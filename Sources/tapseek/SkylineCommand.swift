@@ -21,7 +21,7 @@ struct SkylineCommand: ParsableCommand {
 
     @OptionGroup var options: LocateOptions
 
-    @Option(parsing: .unconditional, help: "Most pixels printed (evenly chosen).")
+    @Option(parsing: .unconditional, help: "Most pixels printed (evenly chosen across the image, both ends included).")
     var points: Int = 200
 
     @Option(help: "Threads that compute the skyline (default: all cores).")
@@ -46,7 +46,10 @@ struct SkylineCommand: ParsableCommand {
         if unsettled > 0 {
             warnings.append("\(unsettled) of \(azimuths) azimuths across the image have no skyline drawn: the DEM has no data there or ends before it settles the skyline (fetch the tiles around the view)")
         }
-        let kept = pixels.count <= points ? pixels : (0..<points).map { pixels[$0 * pixels.count / points] }
+        // Evenly across the image, both ends included (one point: the middle one).
+        let kept = pixels.count <= points ? pixels
+            : points == 1 ? [pixels[pixels.count / 2]]
+            : (0..<points).map { pixels[$0 * (pixels.count - 1) / (points - 1)] }
         var out = OutputBuffer()
         out.append("{\"skyline\":[")
         for (i, p) in kept.enumerated() {

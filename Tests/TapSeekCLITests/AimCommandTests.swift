@@ -52,6 +52,44 @@ struct AimCommandTests {
         #expect(picture.contains("hidden by terrain"))
     }
 
+    /// The picture of a hidden target (the Säntis from Appenzell, behind the foothills a
+    /// kilometre away) draws the terrain along the whole line to the target, marks the terrain
+    /// in the way, and calls the target hidden, not a hit.
+    @Test func aimPlotOfAHiddenTargetDrawsTheWholeLine() throws {
+        let directory = try SharedData.temporaryDirectory("aim-hidden")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let svg = directory.appendingPathComponent("aim.svg").path
+        let result = try Self.run(["--plot", svg], stdin: Self.appenzellToSaentis)
+        #expect(result.status == 0, "\(result.stderr)")
+        let picture = try String(contentsOfFile: svg, encoding: .utf8)
+        #expect(picture.contains(">target (hidden)<") && picture.contains(">blocked by terrain<") && picture.contains(#"id="blocked-by""#))
+        #expect(!picture.contains(">hit<"))
+        func number(after marker: String, in text: Substring) -> Double? {
+            guard let r = text.range(of: marker) else { return nil }
+            return Double(text[r.upperBound...].prefix { $0 != "\"" })
+        }
+        let all = Substring(picture)
+        let targetX = try #require(number(after: "cx=\"", in: all[(all.range(of: #"id="target""#)?.upperBound ?? all.endIndex)...]))
+        let terrain = try #require(picture.range(of: #"<g id="terrain""#))
+        let group = picture[terrain.upperBound...]
+        let end = try #require(group.range(of: "</g>"))
+        // Path data: M x,y L x,y … Z.
+        let xs = group[..<end.lowerBound].split(whereSeparator: { " \"MLZ".contains($0) }).compactMap { pair -> Double? in
+            let parts = pair.split(separator: ",")
+            return parts.count == 2 ? Double(parts[0]) : nil
+        }
+        #expect((xs.max() ?? 0) >= targetX - 5, "terrain drawn to x = \(xs.max() ?? 0), target at \(targetX)")
+    }
+
+    /// An error record leaves out what is unknown, as every record does: no `"observer":null`
+    /// when the observer was never placed.
+    @Test func anErrorRecordLeavesTheUnknownObserverOut() throws {
+        let result = try Self.run([], stdin: #"{"location":{"latitude":10,"longitude":10},"target":{"latitude":10.1,"longitude":10}}"#)
+        #expect(result.status == 1)
+        let record = try Self.json(result.stdout)
+        #expect(record["error"] != nil && !record.keys.contains("observer"), "\(result.stdout)")
+    }
+
     /// Every input line gives exactly one output line, in order, with its number.
     @Test func batchIsJSONLinesInAndOut() throws {
         let input = [Self.summitToKasten, "", "{broken", Self.appenzellToSaentis, #"{"location":{"latitude":47.3,"longitude":9.4}}"#]

@@ -103,6 +103,16 @@ struct CalibrateCommandTests {
         #expect(refused >= 28, "only \(refused) of 32 moved traces refused")
     }
 
+    /// `--points N` spreads the pixels across the whole image: the first and last of the full
+    /// trace are kept, and one point is the middle one.
+    @Test func skylinePointsSpanTheImage() throws {
+        let all = try #require(try Self.json(try Self.run(["skyline", "-", "--points", "100000"], stdin: Self.reading()).stdout)["skyline"] as? [[String: Double]])
+        let five = try #require(try Self.json(try Self.run(["skyline", "-", "--points", "5"], stdin: Self.reading()).stdout)["skyline"] as? [[String: Double]])
+        #expect(five.count == 5 && five.first?["x"] == all.first?["x"] && five.last?["x"] == all.last?["x"], "\(five)")
+        let one = try #require(try Self.json(try Self.run(["skyline", "-", "--points", "1"], stdin: Self.reading()).stdout)["skyline"] as? [[String: Double]])
+        #expect(one.count == 1 && one.first?["x"] == all[all.count / 2]["x"], "\(one)")
+    }
+
     @Test func calibrateFindsATenDegreeCompassError() throws {
         let skyline = try Self.trueSkyline()
         let result = try Self.run(["calibrate"], stdin: Self.reading(heading: 232, skyline: skyline))
@@ -114,7 +124,9 @@ struct CalibrateCommandTests {
         #expect(abs((orientation["pitch"] ?? 0) - 7) < 0.1)
         #expect(abs((correction["heading"] ?? 0) + 10) < 0.2)
         #expect((answer["residual"] as? Double ?? 1) < 0.1)
-        #expect(answer["matched"] as? Int == 60 && answer["points"] as? Int == 60)
+        // The trace's end pixels lie at the last azimuths whose skyline the tile settles; read
+        // between samples, the one beyond may be unsettled (NaN): one may go unmatched.
+        #expect((answer["matched"] as? Int ?? 0) >= 59 && answer["points"] as? Int == 60)
         #expect((answer["warnings"] as? [String])?.isEmpty == true)
 
         // locate applies it: the tap lands where the true orientation puts it.
@@ -122,7 +134,7 @@ struct CalibrateCommandTests {
         let located = try Self.run(["locate"], stdin: Self.reading(heading: 232, skyline: skyline))
         #expect(located.status == 0, "\(located.stderr)")
         let calibrated = try Self.json(located.stdout)
-        #expect((calibrated["calibration"] as? [String: Any])?["matched"] as? Int == 60)
+        #expect(((calibrated["calibration"] as? [String: Any])?["matched"] as? Int ?? 0) >= 59)
         let t = try #require(truth["target"] as? [String: Double]), c = try #require(calibrated["target"] as? [String: Double])
         #expect(abs(t["latitude"]! - c["latitude"]!) < 2e-4 && abs(t["longitude"]! - c["longitude"]!) < 2e-4, "\(t) vs \(c)")
     }

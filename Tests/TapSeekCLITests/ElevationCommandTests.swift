@@ -73,6 +73,8 @@ struct ElevationCommandTests {
             }
             #expect(try json(lines[4])["reason"] as? String == "void")
             #expect(try json(lines[6])["elevation"] is Double)
+            // Every record carries its line, good ones too (issue 29: one rule for all batches).
+            for (index, line) in lines.enumerated() { #expect(try json(line)["line"] as? Int == index + 1, "\(line)") }
         }
     }
 

@@ -23,6 +23,45 @@ struct GeocodeCommandTests {
         try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
     }
 
+    /// A placemark never mixes regions, never names a town that names a region, and always has
+    /// a time zone. 47.25° N 9.36° E lies in Appenzell Innerrhoden; its nearest town, Wildhaus,
+    /// lies in St. Gallen (Wikipedia), so St. Gallen's district is not its sub-area. Mt
+    /// Hikurangi (Gisborne) is 68.7 km from Opotiki (Bay of Plenty), the South Pole 1 357 km
+    /// from McMurdo: beyond 50 km there is no locality. The North Pole has the nautical zone
+    /// of its longitude (15° zones centred on multiples of 15°: 100° E is UTC+7, Etc/GMT-7).
+    @Test func placemarksKeepToTheirRegionAndHaveNoFarLocality() throws {
+        func placemark(_ latitude: String, _ longitude: String) throws -> [String: Any] {
+            let result = try run([latitude, longitude, "--index", Self.index.path])
+            #expect(result.status == 0, "\(result.stderr)")
+            return try object(result.stdout.split(separator: "\n").first ?? "")
+        }
+        let border = try placemark("47.25", "9.36")
+        #expect(border["administrativeArea"] as? String == "Appenzell Innerrhoden" && border["locality"] as? String == "Wildhaus")
+        #expect(border["subAdministrativeArea"] == nil, "\(border)")
+        let appenzell = try placemark("47.33", "9.41")
+        #expect(appenzell["locality"] as? String == "Appenzell" && appenzell["subAdministrativeArea"] != nil, "\(appenzell)")
+        let hikurangi = try placemark("-37.9169", "178.06")
+        #expect(hikurangi["administrativeArea"] as? String == "Gisborne District")
+        #expect(hikurangi["locality"] == nil && hikurangi["subAdministrativeArea"] == nil && hikurangi["localityDistance"] == nil, "\(hikurangi)")
+        let south = try placemark("-90", "0")
+        #expect(south["isoCountryCode"] as? String == "AQ" && south["locality"] == nil, "\(south)")
+        #expect(try placemark("90", "0")["timeZone"] as? String == "Etc/GMT")
+        #expect(try placemark("90", "100")["timeZone"] as? String == "Etc/GMT-7")
+        #expect(try placemark("90", "-170")["timeZone"] as? String == "Etc/GMT+11")
+    }
+
+    /// One rule for every batch record: each carries its input line's number, first, good and
+    /// bad lines alike (before, only error records did).
+    @Test func everyBatchRecordCarriesItsLine() throws {
+        let result = try run(["--batch", "--index", Self.index.path], stdin: "46.624,8.041\nnot,a point\n47.33,9.41\n")
+        #expect(result.status == 0, "\(result.stderr)")
+        let lines = result.stdout.split(separator: "\n")
+        #expect(lines.count == 3)
+        for (i, line) in lines.enumerated() {
+            #expect(line.hasPrefix("{\"line\":\(i + 1),"), "\(line)")
+        }
+    }
+
     @Test func onePointPrintsOnePlacemarkWithItsCoordinates() throws {
         let result = try run(["46.6240", "8.0410", "--index", Self.index.path])
         #expect(result.status == 0)
@@ -111,7 +150,7 @@ struct GeocodeCommandTests {
             }
             #expect(records[6]["isoCountryCode"] as? String == "RU")
             #expect(records[7]["isoCountryCode"] as? String == "RU")
-            #expect(records[8].keys.sorted() == ["latitude", "longitude", "timeZone"])
+            #expect(records[8].keys.sorted() == ["latitude", "line", "longitude", "timeZone"])
             #expect(records[9]["isoCountryCode"] as? String == "ID")
         }
     }

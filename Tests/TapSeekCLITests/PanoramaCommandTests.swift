@@ -34,7 +34,7 @@ struct PanoramaCommandTests {
         // Every entry says whether its skyline is settled; the tile ends 500 m to the north.
         #expect(skyline.allSatisfy { $0["complete"] is Bool })
         #expect(skyline.first?["complete"] as? Bool == false)
-        #expect(panorama["warningCodes"] as? [String] == ["left-dem"], "\(panorama["warnings"] ?? "")")
+        #expect(panorama["warningCodes"] as? [String] == ["left-dem", "near-ground-hides-view"], "\(panorama["warnings"] ?? "")")
     }
 
     /// From the Säntis's summit at 2 505 m every azimuth leaves the tile N47E009 (47–48° N,
@@ -139,6 +139,33 @@ struct PanoramaCommandTests {
                 #expect(rgb.2 < 235 && (rgb.0 + rgb.1 + rgb.2) < 3 * 215, "(\(probe.x), \(probe.y)) should be terrain, is \(rgb)")
             }
         }
+    }
+
+    /// The picture's labels: degree labels and compass letters on rows of their own (NW at 315°
+    /// between 310° and 320° once overlapped both), a legend of the depth tones and of the
+    /// hatching, and a title that says when the DEM ends before the range. Rendered by librsvg:
+    /// it must render.
+    @Test func pictureLabelsDoNotCollideAndTheLegendExplainsTheTones() throws {
+        let folder = try SharedData.temporaryDirectory("panorama-labels")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let svgURL = folder.appendingPathComponent("p.svg"), png = folder.appendingPathComponent("p.png")
+        let result = try Self.run(["27.9957", "86.8285", "--eye-height", "10", "--range", "30000", "--azimuth-step", "0.5", "--svg", svgURL.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        let svg = try String(contentsOf: svgURL, encoding: .utf8)
+        func y(ofText label: String) throws -> Double {
+            let end = try #require(svg.range(of: ">\(label)</text>"), "no label \(label)")
+            let start = try #require(svg[..<end.lowerBound].range(of: "<text ", options: .backwards))
+            let attributes = svg[start.upperBound..<end.lowerBound]
+            let y = try #require(attributes.range(of: " y=\""))
+            return try #require(Double(attributes[y.upperBound...].prefix { $0 != "\"" }))
+        }
+        #expect(try y(ofText: "NW") - y(ofText: "310°") >= 12)
+        for label in ["within 2 km", "within 20 km", "beyond 20 km", "the DEM ends first: skyline unsettled"] {
+            #expect(svg.contains(">\(label)</text>"), "legend \(label)")
+        }
+        #expect(svg.contains("the DEM ends first on"), "title")
+        try SharedData.run("rsvg-convert", ["-f", "png", "-o", png.path, svgURL.path])
+        #expect(FileManager.default.fileExists(atPath: png.path))
     }
 
     /// RGB of PNG pixels, read by GDAL's `gdallocationinfo` (pixel/line coordinates).

@@ -40,7 +40,7 @@ struct SearchCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
-    /// A target given by name is the best match of the search.
+    /// A target given by name is the place of exactly that name nearest the observer.
     @Test func aimResolvesANamedTarget() throws {
         try #require(SharedData.exists(SharedData.dem) || !SharedData.isCI, Comment(rawValue: SharedData.missing(SharedData.dem)))
         guard SharedData.exists(SharedData.dem) else { return }
@@ -53,6 +53,6 @@ struct SearchCommandTests {
         #expect(abs((target["latitude"] as? Double ?? 0) - 46.62396) < 1e-4)
         #expect(aim["visible"] is Bool && aim["azimuth"] is Double)
         let unknown = try CLIRunner.run(["aim", "--dem", SharedData.dem.path], stdin: #"{"location":{"latitude":46.6594,"longitude":8.0544},"target":{"name":"xqzzvwk"}}"#)
-        #expect(unknown.status == 1 && unknown.stderr == "tapseek: target.name \"xqzzvwk\" matches no known place\n")
+        #expect(unknown.status == 1 && unknown.stderr == "tapseek: target.name \"xqzzvwk\" names no place within 500 km of the observer and matches no known place; give target.latitude and target.longitude\n")
     }
 }

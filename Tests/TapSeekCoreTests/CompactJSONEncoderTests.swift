@@ -118,8 +118,8 @@ struct WarningTests {
         #expect(Warning.Code.allCases.map(\.rawValue) == [
             "unknown-field", "calibration-refused", "ambiguous-calibration", "roll-kept", "observer-outside-dem", "observer-over-void",
             "observer-raised", "left-dem", "void-on-sightline", "skyline-unknown", "grazing-sightline", "several-places",
-            "name-mismatch", "target-below-ground", "target-outside-dem", "skipped-file", "no-skyline", "local-time",
-            "photo-incomplete", "other"])
+            "name-mismatch", "target-below-ground", "target-outside-dem", "skipped-file", "sky-tapped", "near-ground-hides-view",
+            "no-skyline", "local-time", "photo-incomplete", "other"])
     }
 
     /// JSON of an older TapSeek (no codes) and codes of a newer one read as `other`; codes that

@@ -63,8 +63,9 @@ struct PanoramaTests {
         #expect(abs(peak.elevation - 8849) < 30)
         #expect(peak.elevation > 8800)
         #expect(result.panorama.skyline.count == 3600)
-        // The tile ends 500 m north of Kala Patthar (28° N): northward the skyline is unsettled.
-        #expect(result.warnings.map(\.code) == [.leftDEM], "\(result.warnings)")
+        // The tile ends 500 m north of Kala Patthar (28° N): northward the skyline is unsettled;
+        // on its slope, near ground hides part of the view.
+        #expect(result.warnings.map(\.code) == [.leftDEM, .nearGroundHidesView], "\(result.warnings)")
         let north = try #require(result.panorama.skyline.first)
         #expect(!north.complete)
         #expect(result.panorama.skyline.first { abs($0.azimuth - line.azimuth1) < 0.05 }?.complete == true)
@@ -112,6 +113,55 @@ struct PanoramaTests {
         let near = try locator.skyline(from: location, azimuths: azimuths, settings: Panorama.Settings(range: 5000))
         let profile = SkylineProfile(points: near, step: 0.5)
         #expect(zip(profile.angles, near).allSatisfy { $0 == $1.elevationAngle })
+    }
+
+    /// From Kala Patthar toward Everest, pitched 30° up: the ray meets nothing, the target is
+    /// Everest's skyline point, and a warning says how far above it the ray passed — 30° less
+    /// the point's apparent elevation, computed here from the exact ENU geometry plus refraction.
+    /// Pitched to the skyline itself (0.3° above it), no such warning.
+    @Test func tappingTheSkyWarnsHowFarAboveTheSkylineTheRayPassed() throws {
+        let locator = try Self.locator()
+        let line = Geodesic.inverse(latitude1: Self.kalaPatthar.0, longitude1: Self.kalaPatthar.1,
+                                    latitude2: Self.everest.0, longitude2: Self.everest.1)
+        func reading(pitch: Double) -> Reading {
+            Reading(location: .init(latitude: Self.kalaPatthar.0, longitude: Self.kalaPatthar.1),
+                    orientation: .init(heading: line.azimuth1, pitch: pitch))
+        }
+        let sky = locator.locate(reading(pitch: 30))
+        #expect(sky.status == .horizon)
+        let target = try #require(sky.target), o = try #require(sky.observer)
+        let eye = GeodeticPosition(latitude: o.latitude, longitude: o.longitude,
+                                   height: o.altitude + locator.geoid.undulation(latitude: o.latitude, longitude: o.longitude))
+        let v = LocalFrame(origin: eye).enu(of: GeodeticPosition(latitude: target.latitude, longitude: target.longitude,
+                                                                 height: target.elevation + locator.geoid.undulation(latitude: target.latitude, longitude: target.longitude)))
+        let radius = Ellipsoid.wgs84.meanRadius(latitude: o.latitude * .pi / 180)
+        let apparent = (atan2(v.z, (v.x * v.x + v.y * v.y).squareRoot()) + 0.13 * target.distance / (2 * radius)) * 180 / .pi
+        let warning = try #require(sky.warnings.first { $0.code == .skyTapped }, "\(sky.warnings)")
+        #expect(warning.message.hasPrefix(String(format: "the sightline passes %.1f° above the skyline", 30 - apparent)), "\(warning.message), expected \(30 - apparent)°")
+        #expect(30 - apparent > 10)
+        let skyline = locator.locate(reading(pitch: apparent + 0.3))
+        #expect(skyline.status == .horizon && !skyline.warnings.contains { $0.code == .skyTapped }, "\(skyline.warnings)")
+    }
+
+    /// On the Säntis by its coordinates alone the eye stands 1.6 m above the DEM's ground, which
+    /// falls short of the summit, and ground a few metres away fills the sky to one side: the
+    /// panorama warns, naming --altitude, and its picture is scaled to the far skyline (the near
+    /// ground clipped). At the summit's height (2 502 m, Wikipedia, plus the eye) it does not.
+    @Test func panoramaWarnsWhenNearGroundHidesTheView() throws {
+        let locator = try Self.locator()
+        let settings = Panorama.Settings(azimuthStep: 1, range: 20_000, layers: Panorama.Settings.pictureLayers)
+        let ground = try locator.panorama(from: .init(latitude: 47.2493, longitude: 9.3433), settings: settings, jobs: 2)
+        let near = ground.panorama.skyline.filter { $0.distance < 100 }
+        #expect(near.count > 30, "only \(near.count) azimuths end on near ground")
+        let warning = try #require(ground.warnings.first { $0.code == .nearGroundHidesView }, "\(ground.warnings)")
+        #expect(warning.message.contains("over \(near.count) of 360 azimuths") && warning.message.contains("--altitude"), "\(warning.message)")
+        let far = ground.panorama.skyline.filter { $0.distance >= 100 }.compactMap(\.elevationAngle).max() ?? 0
+        let top = try #require(near.compactMap(\.elevationAngle).max())
+        #expect(top > far + 5)
+        let frame = PanoramaPicture(panorama: ground.panorama, title: "t").verticalFrame
+        #expect(frame.high <= far + 1.5 && frame.high < top, "frame top \(frame.high)° for a far skyline of \(far)°")
+        let summit = try locator.panorama(from: .init(latitude: 47.2493, longitude: 9.3433, altitude: 2504), settings: settings, jobs: 2)
+        #expect(!summit.warnings.contains { $0.code == .nearGroundHidesView }, "\(summit.warnings)")
     }
 
     /// One thread or two, the same panorama to the last bit.

@@ -33,6 +33,46 @@ struct TargetUncertaintyTests {
         #expect(u.distance.p2_5 == target.distance && u.distance.p97_5 == target.distance)
     }
 
+    /// Candidates say how far the place lies from the samples they stand for, and a locality
+    /// beyond 5 km is no candidate. A stand-in geocoder knows two places, one 2 km east of the
+    /// reading's target and one 11.5 km north of it, and answers the nearer with its geodesic
+    /// distance (PROJ's Karney): the near one is a candidate about 2 km away (the samples
+    /// spread by some hundred metres); alone, the far one is none, and all samples are unnamed.
+    @Test func candidatesCarryTheirDistanceAndFarLocalitiesAreNone() throws {
+        let base = try Self.locator()
+        let target = try #require(base.locate(Self.reading()).target)
+        func place(_ name: String, north: Double, east: Double) -> (String, Double, Double) {
+            let n = Geodesic.direct(latitude: target.latitude, longitude: target.longitude, azimuth: 0, distance: north)
+            let e = Geodesic.direct(latitude: n.latitude2, longitude: n.longitude2, azimuth: 90, distance: east)
+            return (name, e.latitude2, e.longitude2)
+        }
+        func locator(_ places: [(String, Double, Double)]) -> Locator {
+            Locator(catalog: base.catalog, geoid: base.geoid, placemarks: { latitude, longitude in
+                let nearest = places.map { p in
+                    (p.0, Geodesic.inverse(latitude1: latitude, longitude1: longitude, latitude2: p.1, longitude2: p.2).distance)
+                }.min { $0.1 < $1.1 }
+                return Placemark(locality: nearest?.0, localityDistance: nearest?.1)
+            })
+        }
+        let both = [place("Near", north: 0, east: 2000), place("Far", north: 11_500, east: 0)]
+        let near = try #require(locator(both).locate(Self.reading(), uncertainty: .init(samples: 200), jobs: 2).uncertainty)
+        let candidate = try #require(near.candidates.first)
+        #expect(candidate.name == "Near" && near.candidates.count == 1, "\(near.candidates)")
+        #expect(abs(candidate.distance - 2000) < 300, "\(candidate.distance)")
+        #expect(abs(candidate.probability + near.unnamed - 1) < 1e-9)
+        let far = try #require(locator([both[1]]).locate(Self.reading(), uncertainty: .init(samples: 200), jobs: 2).uncertainty)
+        #expect(far.candidates.isEmpty && far.unnamed == 1, "\(far.candidates)")
+        let json = String(decoding: try CompactJSONEncoder().encode(far), as: UTF8.self)
+        #expect(json.contains(#""candidates":[],"unnamed":{"probability":1,"radius":5000}"#), "\(json)")
+        // Two places 400 m either side of the target share the samples: both are candidates,
+        // and the result says the region spans more than one.
+        let sides = [place("West", north: 0, east: -400), place("East", north: 0, east: 400)]
+        let split = locator(sides).locate(Self.reading(), uncertainty: .init(samples: 200), jobs: 2)
+        #expect(Set(split.uncertainty?.candidates.map(\.name) ?? []) == ["West", "East"])
+        #expect(split.uncertainty?.candidates.allSatisfy { $0.distance < 1000 } == true)
+        #expect(split.warnings.contains { $0.code == .severalPlaces }, "\(split.warnings)")
+    }
+
     @Test func theSameSeedGivesTheSameAnswerWhateverTheJobs() throws {
         let locator = try Self.locator()
         let one = try #require(locator.locate(Self.reading(), uncertainty: .init(samples: 120, seed: 7), jobs: 1).uncertainty)

@@ -31,6 +31,11 @@ public struct GeocoderIndex: Sendable {
     /// borders differ from DCW's by a few kilometres) takes the nearest region of its own
     /// country within this distance, metres; beyond it the region is unknown.
     public static let regionFringe = 20_000.0
+    /// Farthest the nearest populated place may lie from a point and still be its `locality`,
+    /// metres. A town farther away names a region, not the place (the South Pole once got
+    /// McMurdo Station, 1 357 km off; Mt Hikurangi Opotiki, 68.7 km off); beyond it the
+    /// placemark has no `locality` and no `subAdministrativeArea`.
+    public static let localityRadius = 50_000.0
 
     /// The index's bytes: a file this index mapped itself, or `Data` handed to it.
     private let storage: Storage
@@ -55,6 +60,9 @@ public struct GeocoderIndex: Sendable {
     private let regionNames: [String?]
     /// Time-zone names, built once: most are longer than a `String` holds without allocating.
     private let zoneNames: [String?]
+    /// The owner numbers of the nautical zones `Etc/GMT+12` … `Etc/GMT-12` by whole hours east,
+    /// −12…12 (index hours + 12); −1 where the index lacks one.
+    private let nauticalZones: [Int32]
     /// Owner number of the country each region belongs to, or −1.
     private let regionCountry: [Int]
     /// The `META` section: build parameters and the sources' versions, as JSON text.
@@ -113,6 +121,11 @@ public struct GeocoderIndex: Sendable {
         countryPlaces = parts.countryPlaces
         regionNames = parts.regionNames
         zoneNames = parts.zoneNames
+        let names = parts.zoneNames
+        nauticalZones = (-12...12).map { hours in
+            let name = hours == 0 ? "Etc/GMT" : "Etc/GMT\(hours > 0 ? "-" : "+")\(abs(hours))"
+            return Int32(names.firstIndex(of: name) ?? -1)
+        }
         regionCountry = parts.regionCountry
         metadata = parts.metadata
     }
@@ -247,7 +260,7 @@ public struct GeocoderIndex: Sendable {
         if reference.place >= 0 {
             names = withBytes { raw in
                 let ids = places.strings(raw, Int(reference.place))
-                return (string(raw, ids.name), string(raw, ids.admin2))
+                return (string(raw, ids.name), reference.placeInRegion ? string(raw, ids.admin2) : nil)
             }
         }
         return Placemark(isoCountryCode: countryCodes[c], country: countryNames[c],
@@ -275,7 +288,7 @@ public struct GeocoderIndex: Sendable {
                 if reference.place >= 0, Int(reference.place) < places.count {
                     let ids = places.strings(raw, Int(reference.place))
                     names.locality = utf8(raw, ids.name)
-                    names.subAdministrativeArea = utf8(raw, ids.admin2)
+                    if reference.placeInRegion { names.subAdministrativeArea = utf8(raw, ids.admin2) }
                     names.localityDistance = reference.localityDistance
                 }
             }
@@ -309,7 +322,7 @@ public struct GeocoderIndex: Sendable {
         var reference = PlacemarkReference()
         reference.zone = answers.zone[answer.tuple]
         let c = answers.country[answer.tuple]
-        guard c >= 0 else { return reference }
+        guard c >= 0 else { return atSea(reference, longitude: longitude) }
         reference.country = c
         let region = answers.region[answer.tuple]
         reference.region = region == AnswerTree.askRegionLayer ? self.region(raw, latitude: latitude, longitude: longitude, country: Int(c)) : region
@@ -320,13 +333,23 @@ public struct GeocoderIndex: Sendable {
         return reference
     }
 
+    /// A point of no country: its zone, or where the zone layers hold none (the North Pole
+    /// itself), the nautical zone of its longitude (15° a zone, centred on multiples of 15°).
+    private func atSea(_ reference: PlacemarkReference, longitude: Double) -> PlacemarkReference {
+        guard reference.zone < 0 else { return reference }
+        var r = reference
+        let hours = min(max(Int((longitude / 15).rounded()), -12), 12)
+        r.zone = nauticalZones[hours + 12]
+        return r
+    }
+
     /// The look-up from the zone, country and region layers and the k-d tree, without the
     /// answer tree: what the answer tree's cells were worked out from.
     private func lookUpTheLongWay(_ raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double) -> PlacemarkReference {
         var reference = PlacemarkReference()
         let hit = country(raw, latitude: latitude, longitude: longitude)
         reference.zone = Int32(hit.zone)
-        guard hit.country >= 0 else { return reference }
+        guard hit.country >= 0 else { return atSea(reference, longitude: longitude) }
         let c = hit.country
         reference.country = Int32(c)
         reference.claims = hit.claims
@@ -346,11 +369,32 @@ public struct GeocoderIndex: Sendable {
         return Int32(region ?? -1)
     }
 
+    /// Sets the nearest place as the locality when it lies within ``localityRadius``, and
+    /// whether it lies in the point's region (its district, `subAdministrativeArea`, names the
+    /// point only then: a town across a regional border has another region's district).
     @inline(__always) private func setPlace(_ reference: inout PlacemarkReference, _ raw: UnsafeRawBufferPointer,
                                             _ q: SIMD3<Double>, _ hit: PlaceTree.Hit?) {
         guard let hit else { return }
+        let at = places.unitVector(raw, hit.index)
+        let distance = Ellipsoid.wgs84.lambertDistance(q, at)
+        guard distance <= Self.localityRadius else { return }
         reference.place = Int32(hit.index)
-        reference.localityDistance = Ellipsoid.wgs84.lambertDistance(q, places.unitVector(raw, hit.index))
+        reference.localityDistance = distance
+        // The place's position from its reduced unit vector: reduced latitude β, tan φ = tan β/(1 − f).
+        let latitude = degrees(atan(tan(asin(max(-1, min(1, at.z)))) / (1 - Ellipsoid.wgs84.flattening)))
+        let longitude = degrees(atan2(at.y, at.x))
+        reference.placeInRegion = region(ofPlaceAt: raw, latitude: latitude, longitude: longitude,
+                                         country: Int(reference.country)) == reference.region
+    }
+
+    /// The region of country `c` at a place's position: the answer tree's where it answers for
+    /// that country, else the region layer's (as for any point).
+    private func region(ofPlaceAt raw: UnsafeRawBufferPointer, latitude: Double, longitude: Double, country c: Int) -> Int32 {
+        if let answer = answers.answer(raw, x: longitude, y: latitude), answers.country[answer.tuple] == c {
+            let region = answers.region[answer.tuple]
+            if region != AnswerTree.askRegionLayer { return region }
+        }
+        return region(raw, latitude: latitude, longitude: longitude, country: c)
     }
 
     /// Whether the answer tree answers at a point (valid and wrapped), for tests.

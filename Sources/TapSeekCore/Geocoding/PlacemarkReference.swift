@@ -14,6 +14,8 @@ public struct PlacemarkReference: Sendable, Hashable {
     public var claims: [Int32] = []
     /// Metres to the place (Lambert's ellipsoidal distance); NaN without a place.
     public var localityDistance: Double = .nan
+    /// Whether the place lies in the point's region, so that its district is the point's too.
+    public var placeInRegion = true
 
     /// The reference for a point nowhere: no country, zone, region or place.
     public init() {}

@@ -109,9 +109,23 @@ public struct Locator: Sendable {
                                         latitude2: outcome.latitude, longitude2: outcome.longitude).distance
         result.target = .init(latitude: outcome.latitude, longitude: outcome.longitude, elevation: outcome.elevation,
                               distance: distance, slantRange: outcome.slantRange)
+        if result.status == .horizon {
+            // How far above the skyline point the ray passed: its apparent elevation from the eye.
+            let skyline = TargetSight(eye: eye, target: position(latitude: outcome.latitude, longitude: outcome.longitude, msl: outcome.elevation),
+                                      refraction: settings.refraction).view.elevation
+            let above = view.elevation - skyline
+            if above > Self.skyMargin {
+                result.warnings.append(Warning(.skyTapped, String(format: "the sightline passes %.1f° above the skyline: no terrain lies in the tapped direction (the sky?); the target is the skyline point %.1f° below it", above, above)))
+            }
+        }
         result.placemark = placemarks?(outcome.latitude, outcome.longitude)
         return result
     }
+
+    /// Degrees by which a sightline that meets no terrain may pass above the skyline point it
+    /// reports before the result warns that the tap was on the sky: a hand-held phone's pitch
+    /// error (``SensorSigmas/defaultPitch``); nearer, the skyline is what was aimed at.
+    public static let skyMargin = SensorSigmas.defaultPitch
 
     /// The observer's eye: position, height above mean sea level and the ground under it.
     /// - Parameter allowsOutside: whether an observer outside every tile is placed anyway (with a
@@ -137,7 +151,7 @@ public struct Locator: Sendable {
         case .void:
             guard location.altitude != nil else {
                 throw LocateResult.Failure(code: .voidObserver,
-                                           message: "the observer stands over a void in the DEM and the reading gives no altitude")
+                                           message: "the observer stands over a void in the DEM and no altitude is given (location.altitude, or --altitude)")
             }
             warnings.append(Warning(.observerOverVoid, "the observer stands over a void in the DEM; ground elevation unknown"))
         case .height(let h):

@@ -54,6 +54,7 @@ extension Locator {
             warnings.append(Warning(.skylineUnknown, "\(empty) of \(count) azimuths have no terrain data within range; their skyline is unknown"))
         }
         if let edge = Self.edgeWarning(points, range: range) { warnings.append(edge) }
+        if let near = Self.nearGroundWarning(points) { warnings.append(near) }
         return PanoramaResult(observer: observer, panorama: panorama, warnings: warnings)
     }
 }
@@ -65,6 +66,15 @@ extension Locator {
         let edge = points.filter { $0.elevationAngle != nil && !$0.complete }.count
         guard edge > 0 else { return nil }
         return Warning(.leftDEM, String(format: "%d of %d azimuths reach the edge of the DEM before the range (%.0f km) with terrain beyond that could rise above the skyline found; their skyline is incomplete (\"complete\": false), possibly the DEM's edge, and gives no peak: add the neighbouring tiles", edge, points.count, range / 1000))
+    }
+
+    /// The warning for azimuths whose skyline is ground within ``Panorama/nearGround`` of the
+    /// eye, hiding the view behind it: how many, over which azimuths, how high; nil when none.
+    static func nearGroundWarning(_ points: [Panorama.Point]) -> Warning? {
+        let near = points.filter { p in p.elevationAngle != nil && p.distance < Panorama.nearGround }
+        guard let highest = near.compactMap(\.elevationAngle).max() else { return nil }
+        let first = near.map(\.azimuth).min() ?? 0, last = near.map(\.azimuth).max() ?? 0
+        return Warning(.nearGroundHidesView, String(format: "ground within %.0f m of the eye is the skyline over %d of %d azimuths (between %.1f° and %.1f°), up to %.1f° high, hiding the view behind it: the observer stands on a slope; give --altitude (the reading's altitude) to see over it", Panorama.nearGround, near.count, points.count, first, last, highest))
     }
 
     /// The DEM's skyline from a location at the given azimuths (degrees), each searched exactly

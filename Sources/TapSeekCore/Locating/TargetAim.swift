@@ -196,7 +196,8 @@ extension AimResult: Codable, Hashable {
             try c.encodeIfPresent(blockedBy, forKey: .blockedBy)
             try c.encodeIfPresent(pixel, forKey: .pixel)
         }
-        try c.encode(observer, forKey: .observer)
+        // Absent when unknown (an error before the observer was placed), as in every record.
+        try c.encodeIfPresent(observer, forKey: .observer)
         try c.encode(warnings, messages: .warnings, codes: .warningCodes)
         try c.encodeIfPresent(error, forKey: .error)
     }

@@ -9,7 +9,8 @@ import Foundation
 /// located like the reading itself. Deterministic for a seed, whatever the number of threads:
 /// sample i draws from its own generator seeded with (seed, i).
 public struct TargetUncertainty: Sendable, Hashable {
-    /// A named place the sampled targets land on (the locality the geocoder gives for them).
+    /// A named place the sampled targets land on (the locality the geocoder gives for them,
+    /// when it lies within ``candidateRadius`` of them).
     public struct Candidate: Sendable, Hashable {
         public var name: String
         /// The mean of the sampled targets named so, degrees.
@@ -17,7 +18,15 @@ public struct TargetUncertainty: Sendable, Hashable {
         public var longitude: Double
         /// The share of the samples with a target that land there.
         public var probability: Double
+        /// How far the place lies from the samples it stands for, metres: the median of their
+        /// distances to it (the geocoder's ``Placemark/localityDistance``).
+        public var distance: Double
     }
+
+    /// Farthest a locality may lie from a sampled target and still name it, metres. A
+    /// populated place farther away names a region, not what the camera looked at (an Everest
+    /// face reading once named Lobujya, 11.5 km off); such samples count toward ``unnamed``.
+    public static let candidateRadius = 5000.0
 
     /// Distances of the sampled targets from the observer, metres: the 2.5 %, 50 % and 97.5 %
     /// quantiles.
@@ -57,6 +66,9 @@ public struct TargetUncertainty: Sendable, Hashable {
     public var distance: DistanceQuantiles
     /// Named places the samples land on, most probable first.
     public var candidates: [Candidate]
+    /// The share of the samples with a target that have no named place within
+    /// ``candidateRadius`` (0 without a geocoder).
+    public var unnamed: Double = 0
 }
 
 extension Locator {
@@ -126,7 +138,8 @@ extension Locator {
         let regions = TargetRegion.regions(holding: [0.5, 0.95], of: points)
         result.uncertainty = TargetUncertainty(
             samples: count, sigmas: sigmas, hitShare: Double(hits) / Double(count), region50: regions[0], region95: regions[1],
-            distance: .init(p2_5: quantile(0.025), p50: quantile(0.5), p97_5: quantile(0.975)), candidates: candidates(of: targets))
+            distance: .init(p2_5: quantile(0.025), p50: quantile(0.5), p97_5: quantile(0.975)), candidates: [])
+        (result.uncertainty!.candidates, result.uncertainty!.unnamed) = candidates(of: targets)
         result.warnings += quiet.uncertaintyWarnings(reading, result: result)
         return result
     }
@@ -159,20 +172,39 @@ extension Locator {
         perturbed(reading, by: sigmas, seed: seed, index: 0)
     }
 
-    /// The localities the sampled targets fall in, by share; none without a geocoder.
-    private func candidates(of targets: [LocateResult.Target]) -> [TargetUncertainty.Candidate] {
-        guard let placemarks, !targets.isEmpty else { return [] }
-        var groups: [String: (count: Int, latitude: Double, longitude: Double)] = [:]
+    /// The localities within ``TargetUncertainty/candidateRadius`` of the sampled targets, by
+    /// share, and the share of targets with none that near; none without a geocoder.
+    func candidates(of targets: [LocateResult.Target]) -> (candidates: [TargetUncertainty.Candidate], unnamed: Double) {
+        guard let placemarks, !targets.isEmpty else { return ([], 0) }
+        var groups: [String: (latitude: Double, longitude: Double, distances: [Double])] = [:]
+        var unnamed = 0
         for t in targets {
-            guard let p = placemarks(t.latitude, t.longitude), let name = p.name ?? p.locality else { continue }
-            let g = groups[name] ?? (0, 0, 0)
-            groups[name] = (g.count + 1, g.latitude + t.latitude, g.longitude + t.longitude)
+            // `name` (a point of interest at the point itself) is nil offline; the locality
+            // counts only within the radius.
+            let p = placemarks(t.latitude, t.longitude)
+            let name: String, distance: Double
+            if let poi = p?.name {
+                (name, distance) = (poi, 0)
+            } else if let locality = p?.locality, let d = p?.localityDistance, d <= TargetUncertainty.candidateRadius {
+                (name, distance) = (locality, d)
+            } else {
+                unnamed += 1
+                continue
+            }
+            groups[name, default: (0, 0, [])].latitude += t.latitude
+            groups[name, default: (0, 0, [])].longitude += t.longitude
+            groups[name, default: (0, 0, [])].distances.append(distance)
         }
-        return groups.map { name, g in
-            TargetUncertainty.Candidate(name: name, latitude: g.latitude / Double(g.count), longitude: g.longitude / Double(g.count),
-                                        probability: Double(g.count) / Double(targets.count))
+        let candidates = groups.map { name, g -> TargetUncertainty.Candidate in
+            let n = Double(g.distances.count)
+            let sorted = g.distances.sorted()
+            let middle = sorted.count / 2
+            let median: Double = sorted.count % 2 == 1 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2
+            return TargetUncertainty.Candidate(name: name, latitude: g.latitude / n, longitude: g.longitude / n,
+                                               probability: n / Double(targets.count), distance: median)
         }
         .sorted { $0.probability > $1.probability || ($0.probability == $1.probability && $0.name < $1.name) }
+        return (candidates, Double(unnamed) / Double(targets.count))
     }
 
     /// A grazing sightline (the hit moves more than ``grazingKilometresPerDegree`` km per degree
@@ -206,8 +238,11 @@ extension Locator {
 }
 
 extension TargetUncertainty: Codable {
-    private enum CodingKeys: String, CodingKey { case samples, hitShare, region50, region95, distance, candidates, sigmas }
+    private enum CodingKeys: String, CodingKey { case samples, hitShare, region50, region95, distance, candidates, unnamed, sigmas }
+    private enum UnnamedKeys: String, CodingKey { case probability, radius }
 
+    /// `unnamed`: `{"probability": share, "radius": metres}`, the share of samples with no named
+    /// place within the radius.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(samples, forKey: .samples)
@@ -216,7 +251,24 @@ extension TargetUncertainty: Codable {
         try c.encode(region95, forKey: .region95)
         try c.encode(distance, forKey: .distance)
         try c.encode(candidates, forKey: .candidates)
+        var u = c.nestedContainer(keyedBy: UnnamedKeys.self, forKey: .unnamed)
+        try u.encode(FixedDecimal.fourPlaces(unnamed), forKey: .probability)
+        try u.encode(FixedDecimal.metres(Self.candidateRadius), forKey: .radius)
         try c.encode(sigmas, forKey: .sigmas)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        samples = try c.decode(Int.self, forKey: .samples)
+        hitShare = try c.decode(Double.self, forKey: .hitShare)
+        region50 = try c.decode(TargetRegion.self, forKey: .region50)
+        region95 = try c.decode(TargetRegion.self, forKey: .region95)
+        distance = try c.decode(DistanceQuantiles.self, forKey: .distance)
+        candidates = try c.decode([Candidate].self, forKey: .candidates)
+        // JSON of versions before the cut-off has no `unnamed`.
+        unnamed = c.contains(.unnamed)
+            ? try c.nestedContainer(keyedBy: UnnamedKeys.self, forKey: .unnamed).decode(Double.self, forKey: .probability) : 0
+        sigmas = try c.decode(SensorSigmas.self, forKey: .sigmas)
     }
 }
 
@@ -234,7 +286,7 @@ extension TargetUncertainty.DistanceQuantiles: Codable {
 }
 
 extension TargetUncertainty.Candidate: Codable {
-    private enum CodingKeys: String, CodingKey { case name, latitude, longitude, probability }
+    private enum CodingKeys: String, CodingKey { case name, latitude, longitude, probability, distance }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -242,5 +294,15 @@ extension TargetUncertainty.Candidate: Codable {
         try c.encode(FixedDecimal.position(latitude), forKey: .latitude)
         try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
         try c.encode(FixedDecimal.fourPlaces(probability), forKey: .probability)
+        try c.encode(FixedDecimal.metres(distance), forKey: .distance)
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        name = try c.decode(String.self, forKey: .name)
+        latitude = try c.decode(Double.self, forKey: .latitude)
+        longitude = try c.decode(Double.self, forKey: .longitude)
+        probability = try c.decode(Double.self, forKey: .probability)
+        distance = try c.decodeIfPresent(Double.self, forKey: .distance) ?? .nan
     }
 }

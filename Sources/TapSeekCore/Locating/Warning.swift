@@ -35,6 +35,11 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
         case targetOutsideDEM = "target-outside-dem"
         /// A file of a DEM folder was skipped (not a tile, unreadable, too large for the cache).
         case skippedFile = "skipped-file"
+        /// A sightline that met no terrain passed well above the skyline point given as target:
+        /// the tap was on the sky.
+        case skyTapped = "sky-tapped"
+        /// Near ground hides part of a panorama's view (the observer stands on a slope).
+        case nearGroundHidesView = "near-ground-hides-view"
         /// No skyline was found in a photo's pixels (fog, cloud, indoors, no sky in view).
         case noSkyline = "no-skyline"
         /// A photo's time is its camera's local clock: no offset to UTC was given.

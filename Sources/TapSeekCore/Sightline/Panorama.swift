@@ -90,6 +90,10 @@ public struct Panorama: Sendable {
     public static let peakProminence = 0.25
     /// Nearest summit in ``peaks``, metres: nearer, a skyline top is the observer's own ground.
     public static let nearestPeak = 500.0
+    /// Ground nearer than this, metres, that makes the skyline hides the view behind it: the
+    /// observer stands on a slope (or a summit's DEM posts lie a little below its top), and the
+    /// panorama warns and its picture leaves that ground out of its scale.
+    public static let nearGround = 100.0
 
     /// Number of azimuths: 360° / step.
     public static func azimuthCount(step: Double) -> Int { Int((360 / step).rounded(.down)) }

@@ -19,7 +19,9 @@ public struct PanoramaPicture: Sendable {
 
     /// Pixels per degree of azimuth.
     static let horizontalScale = 4.0
-    static let left = 56.0, right = 16.0, top = 120.0, bottom = 44.0
+    /// Margins, px: on the right room for the last peak's slanted label; at the bottom the
+    /// degree labels, the compass letters on a row of their own, and the legend.
+    static let left = 56.0, right = 96.0, top = 120.0, bottom = 80.0
     /// Tones from the farthest layer to the nearest.
     static let farTone = "#c3cede"
     static let nearTones = ["#2c3a4f", "#44546b", "#5f6f87", "#7c8ba2", "#9eabbf"]
@@ -35,10 +37,14 @@ public struct PanoramaPicture: Sendable {
     }
 
     /// The range of elevation angles drawn, degrees, and pixels per degree vertically.
-    var verticalFrame: (low: Double, high: Double, scale: Double) {
+    /// The top follows the far skyline: ground within ``Panorama/nearGround`` (an observer on a
+    /// slope) would squash the view into a strip, so it is clipped at the top instead.
+    public var verticalFrame: (low: Double, high: Double, scale: Double) {
         var angles = panorama.skyline.compactMap(\.elevationAngle)
         angles += panorama.skyline.flatMap { $0.layers.compactMap { $0 } }
-        let low = ((angles.min() ?? -1) - 0.5).rounded(.down), high = ((angles.max() ?? 1) + 0.5).rounded(.up)
+        let far = panorama.skyline.filter { $0.distance >= Panorama.nearGround }.compactMap(\.elevationAngle)
+        let top = far.max() ?? angles.max() ?? 1
+        let low = ((angles.min() ?? -1) - 0.5).rounded(.down), high = (top + 0.5).rounded(.up)
         // Steep skylines keep their true shape; flat ones are stretched up to 10× to be seen.
         let scale = min(max(Self.horizontalScale, 320 / max(high - low, 1e-6)), 10 * Self.horizontalScale)
         return (low, high, scale)
@@ -46,8 +52,9 @@ public struct PanoramaPicture: Sendable {
 
     /// Picture coordinates of an azimuth (degrees) and an elevation angle (degrees).
     func x(_ azimuth: Double) -> Double { Self.left + azimuth * Self.horizontalScale }
+    /// Angles above the frame (near ground) are clipped to its top.
     func y(_ angle: Double, _ frame: (low: Double, high: Double, scale: Double)) -> Double {
-        Self.top + (frame.high - angle) * frame.scale
+        Self.top + (frame.high - min(angle, frame.high)) * frame.scale
     }
 
     public var width: Double { Self.left + 360 * Self.horizontalScale + Self.right }
@@ -78,6 +85,7 @@ public struct PanoramaPicture: Sendable {
             s += ##"<line x1="\##(n(Self.left))" y1="\##(n(y(0, frame)))" x2="\##(n(Self.left + 360 * Self.horizontalScale))" y2="\##(n(y(0, frame)))" stroke="#d04020" stroke-width="0.8" stroke-dasharray="6 4"/>"## + "\n"
         }
         s += axes(frame: frame, ground: ground)
+        s += legend(y: ground + 60)
         s += peakLabels(frame: frame)
         s += ##"<text x="\##(n(Self.left))" y="18" font-size="14" font-weight="bold">\##(escaped(title))</text>"## + "\n"
         s += "</svg>\n"
@@ -129,10 +137,13 @@ public struct PanoramaPicture: Sendable {
             let xx = x(Double(a))
             let major = a % 10 == 0 || names[a] != nil
             s += ##"<line x1="\##(n(xx))" y1="\##(n(ground))" x2="\##(n(xx))" y2="\##(n(ground + (major ? 6 : 3)))" stroke="black" stroke-width="0.8"/>"## + "\n"
-            if let name = names[a] {
-                s += ##"<text x="\##(n(xx))" y="\##(n(ground + 20))" text-anchor="middle" font-weight="bold">\##(name)</text>"## + "\n"
-            } else if a % 10 == 0 {
+            // Degrees on one row, compass letters on the next: NW (315°) between 310° and 320°
+            // would overlap both on one row.
+            if a % 10 == 0 {
                 s += ##"<text x="\##(n(xx))" y="\##(n(ground + 18))" text-anchor="middle" fill="#444">\##(a)°</text>"## + "\n"
+            }
+            if let name = names[a] {
+                s += ##"<text x="\##(n(xx))" y="\##(n(ground + 34))" text-anchor="middle" font-weight="bold">\##(name)</text>"## + "\n"
             }
         }
         let span = frame.high - frame.low
@@ -146,6 +157,37 @@ public struct PanoramaPicture: Sendable {
         }
         s += ##"<rect x="\##(n(Self.left))" y="\##(n(Self.top))" width="\##(n(360 * Self.horizontalScale))" height="\##(n(ground - Self.top))" fill="none" stroke="black" stroke-width="0.8"/>"## + "\n"
         return s
+    }
+
+    /// One row of swatches under the compass: what each depth tone stands for, and the hatching
+    /// of azimuths the DEM does not settle (when there are any).
+    private func legend(y: Double) -> String {
+        var s = ##"<g id="legend" fill="#333">"##
+        var x = Self.left
+        func entry(_ fill: String, _ label: String) {
+            s += ##"<rect x="\##(n(x))" y="\##(n(y - 9))" width="14" height="10" fill="\##(fill)" stroke="#666" stroke-width="0.5"/>"##
+            s += ##"<text x="\##(n(x + 18))" y="\##(n(y))">\##(escaped(label))</text>"##
+            x += 18 + Double(label.count) * 6.5 + 16
+        }
+        let layers = panorama.settings.layers.filter { $0 < panorama.range }
+        if layers.isEmpty {
+            entry(Self.farTone, "terrain")
+        } else {
+            entry(Self.farTone, "beyond \(Self.kilometres(layers.last!))")
+            for k in layers.indices.reversed() {
+                entry(Self.nearTones[min(k, Self.nearTones.count - 1)], "within \(Self.kilometres(layers[k]))")
+            }
+        }
+        if panorama.skyline.contains(where: { !$0.complete }) {
+            entry("url(#incomplete)", "the DEM ends first: skyline unsettled")
+        }
+        s += "</g>\n"
+        return s
+    }
+
+    /// "50 km", "2 km", "500 m".
+    private static func kilometres(_ metres: Double) -> String {
+        metres >= 1000 ? "\(Int((metres / 1000).rounded())) km" : "\(Int(metres.rounded())) m"
     }
 
     /// The most prominent peaks, marked on the skyline and labelled above it where there is room.

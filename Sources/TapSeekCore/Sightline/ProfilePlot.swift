@@ -43,6 +43,9 @@ public struct ProfilePlot: Sendable {
     /// Whether ``target`` is a hit (the ray ends there) rather than a skyline point (the ray
     /// passes above it and goes on to the end of the march).
     public var targetIsHit: Bool
+    /// The first terrain in the way of a target that terrain hides (`aim`): marked with a cross,
+    /// and the target then is "target (hidden)" rather than a hit. Nil otherwise.
+    public var blockedBy: Position?
     /// The march's samples under the ray, in order of slant distance.
     public var samples: [SightlineMarch.ProfileSample]
     /// Refraction coefficient k of the march.
@@ -130,6 +133,7 @@ public struct ProfilePlot: Sendable {
         var ray: [Point] = []
         var eye: Point
         var target: Point?
+        var blockedBy: Point?
     }
 
     func figure() -> Figure {
@@ -141,6 +145,10 @@ public struct ProfilePlot: Sendable {
             targetPoint = Point(d: d, h: target.height - drop(d))
         }
         figure.target = targetPoint
+        if let b = blockedBy {
+            let d = groundDistance(latitude: b.latitude, longitude: b.longitude)
+            figure.blockedBy = Point(d: d, h: b.height - drop(d))
+        }
 
         var run: [Point] = []
         var lastKnown: Double? = nil
@@ -338,14 +346,20 @@ public struct ProfilePlot: Sendable {
         if let t = fig.target {
             s += #"<circle id="target" cx="\#(n(x.position(t.d)))" cy="\#(n(y.position(t.h)))" r="\#(n(Self.markerRadius))" fill="\#(Self.targetColour)"/>"# + "\n"
         }
+        if let b = fig.blockedBy {
+            let bx = x.position(b.d), by = y.position(b.h), r = Self.markerRadius
+            s += #"<path id="blocked-by" d="M\#(n(bx - r)),\#(n(by - r)) L\#(n(bx + r)),\#(n(by + r)) M\#(n(bx - r)),\#(n(by + r)) L\#(n(bx + r)),\#(n(by - r))" stroke="\#(Self.axisColour)" stroke-width="2.5"/>"# + "\n"
+        }
 
-        s += legend(y: height - 18, left: left, targetLabel: targetIsHit ? "hit" : "skyline point")
+        s += legend(y: height - 18, left: left, hasVoids: !fig.voids.isEmpty, targetLabel: blockedBy != nil ? "target (hidden)" : (targetIsHit ? "hit" : "skyline point"))
         s += "</svg>\n"
         return s
     }
 
     /// One row of swatches and names at the bottom.
-    private func legend(y: Double, left: Double, targetLabel: String) -> String {
+    /// The band of sampled targets and its median are listed when drawn, the void swatch only
+    /// when the profile crosses a void: the row must fit the picture's width.
+    private func legend(y: Double, left: Double, hasVoids: Bool, targetLabel: String) -> String {
         var s = #"<g id="legend" fill="\#(Self.axisColour)">"#
         var x = left
         func entry(_ swatch: String, _ label: String) {
@@ -358,10 +372,17 @@ public struct ProfilePlot: Sendable {
         entry(#"<line x1="\#(n(x))" y1="\#(n(y))" x2="\#(n(x + 16))" y2="\#(n(y))" stroke="\#(Self.eyeLevelColour)" stroke-dasharray="4 3"/>"#, "eye level")
         entry(#"<circle cx="\#(n(x + 8))" cy="\#(n(y))" r="\#(n(Self.markerRadius))" fill="\#(Self.observerColour)"/>"#, "observer")
         entry(#"<circle cx="\#(n(x + 8))" cy="\#(n(y))" r="\#(n(Self.markerRadius))" fill="\#(Self.targetColour)"/>"#, targetLabel)
+        if blockedBy != nil {
+            entry(#"<path d="M\#(n(x + 3)),\#(n(y - 5)) L\#(n(x + 13)),\#(n(y + 5)) M\#(n(x + 3)),\#(n(y + 5)) L\#(n(x + 13)),\#(n(y - 5))" stroke="\#(Self.axisColour)" stroke-width="2.5"/>"#, "blocked by terrain")
+        }
         if !targetIsHit {
             entry(#"<line x1="\#(n(x))" y1="\#(n(y))" x2="\#(n(x + 16))" y2="\#(n(y))" stroke="\#(Self.targetColour)" stroke-width="1.5" stroke-dasharray="3 3"/>"#, "line of sight")
         }
-        entry(#"<rect x="\#(n(x))" y="\#(n(y - 6))" width="16" height="12" fill="\#(Self.voidColour)" stroke="\#(Self.gridColour)"/>"#, "no data (DEM void)")
+        if spread != nil {
+            entry(#"<rect x="\#(n(x))" y="\#(n(y - 6))" width="16" height="12" fill="\#(Self.targetColour)" fill-opacity="0.18"/>"#, "95 % band")
+            entry(#"<line x1="\#(n(x))" y1="\#(n(y))" x2="\#(n(x + 16))" y2="\#(n(y))" stroke="\#(Self.targetColour)" stroke-width="1.5" stroke-dasharray="2 3"/>"#, "median target")
+        }
+        if hasVoids { entry(#"<rect x="\#(n(x))" y="\#(n(y - 6))" width="16" height="12" fill="\#(Self.voidColour)" stroke="\#(Self.gridColour)"/>"#, "no data (DEM void)") }
         s += "</g>\n"
         return s
     }

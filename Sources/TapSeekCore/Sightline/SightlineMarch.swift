@@ -201,6 +201,12 @@ public struct SightlineMarch {
         return points
     }
 
+    /// The terrain under the ray every ``MarchSettings/step`` metres up to slant distance `s`
+    /// (metres), whatever the ray meets: for drawing the whole line to a hidden target.
+    public mutating func terrainProfile<T: TerrainGrids>(to s: Double, over terrain: inout T) -> [ProfileSample] {
+        profile(to: s, &terrain)
+    }
+
     /// The terrain under the ray every ``MarchSettings/step`` metres up to slant distance `s`.
     private mutating func profile<T: TerrainGrids>(to s: Double, _ terrain: inout T) -> [ProfileSample] {
         var samples: [ProfileSample] = []

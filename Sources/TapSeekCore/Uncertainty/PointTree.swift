@@ -102,6 +102,33 @@ struct PointTree {
         return results
     }
 
+    /// For each query point (x, y), its distance to its k-th nearest point of the tree, leaving
+    /// out the tree point `excluding[i]` names (its index as given to ``init(_:)``: the query
+    /// point itself when it is one of the tree's); ranks past the points count as the farthest.
+    func kthNearestDistances(k: Int, from queries: [(x: Double, y: Double)], excluding: [Int?]) -> [Double] {
+        var results = [Double](repeating: 0, count: queries.count)
+        guard k > 0, count > 1 else { return results }
+        let k = min(k, count - 1)
+        // Tree place of each caller index, to leave a query's own point out.
+        var place = [Int](repeating: -1, count: count)
+        for (p, id) in ids.enumerated() { place[id] = p }
+        var nearest = [Double](repeating: .infinity, count: k)
+        xs.withUnsafeBufferPointer { xs in
+            ys.withUnsafeBufferPointer { ys in
+                splitsX.withUnsafeBufferPointer { splitsX in
+                    nearest.withUnsafeMutableBufferPointer { nearest in
+                        var search = NearestSearch(xs: xs, ys: ys, splitsX: splitsX, nearest: nearest, k: k)
+                        for (i, q) in queries.enumerated() {
+                            let skip = excluding[i].map { place[$0] } ?? -1
+                            results[i] = search.kthNearestSquared(x: q.x, y: q.y, excluding: skip, within: .infinity).squareRoot()
+                        }
+                    }
+                }
+            }
+        }
+        return results
+    }
+
     /// The k nearest squared distances from one point of the tree to the others, kept ascending.
     private struct NearestSearch {
         let xs: UnsafeBufferPointer<Double>, ys: UnsafeBufferPointer<Double>
@@ -112,10 +139,15 @@ struct PointTree {
 
         /// The k-th smallest squared distance, known to be at most `bound` squared.
         mutating func kthNearestSquared(of place: Int, within bound: Double) -> Double {
+            kthNearestSquared(x: xs[place], y: ys[place], excluding: place, within: bound)
+        }
+
+        /// The same from any point (x, y), leaving out the tree point at `excluding` (−1: none).
+        mutating func kthNearestSquared(x: Double, y: Double, excluding: Int, within bound: Double) -> Double {
             for m in 0..<k { nearest[m] = bound * bound }
-            self.place = place
-            x = xs[place]
-            y = ys[place]
+            place = excluding
+            self.x = x
+            self.y = y
             search(lo: 0, hi: xs.count)
             return nearest[k - 1]
         }

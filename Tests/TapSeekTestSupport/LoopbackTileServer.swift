@@ -13,7 +13,9 @@ public final class LoopbackTileServer {
         let script = SharedData.projectRoot.appendingPathComponent("scripts/tile-test-server.py")
         let output = Pipe()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script.path, "--directory", directory.path, "--log", log.path] + options
+        // A server outlives a test starved of CPU by a busy parallel run (its idle stop is a
+        // safety net; it stops anyway when this process closes its stdin).
+        process.arguments = ["python3", script.path, "--directory", directory.path, "--log", log.path, "--idle-timeout", "900"] + options
         process.standardInput = input
         process.standardOutput = output
         try process.run()

@@ -341,32 +341,47 @@ public struct OrientationFit: Sendable {
                     sorted[0..<count].sort()
                     // The shift lowers the points by their median misfit, within the pitch limits.
                     let shift = min(max(sorted[count / 2], dp - limits.pitch), dp + limits.pitch)
-                    var cost = Double(missing)
-                    for i in 0..<count {
-                        let e = (misfits[i] - shift) / tolerance
-                        cost += min(e * e, 1)
-                    }
+                    let cost = Self.cappedCost(misfits, count: count, shift: shift, missing: missing, tolerance: tolerance)
                     if cost < best[k].cost { best[k] = (cost, pitch - shift, roll) }
                 }
             }
         }
         // Local minima of the cost over heading, best first, at least 1° apart.
-        var minima: [Int] = []
-        for k in 0...steps where best[k].cost.isFinite {
-            let left = k > 0 ? best[k - 1].cost : .infinity, right = k < steps ? best[k + 1].cost : .infinity
-            if best[k].cost <= left, best[k].cost <= right { minima.append(k) }
-        }
-        minima.sort { best[$0].cost < best[$1].cost }
-        var chosen: [Int] = []
-        let apart = Int((1 / Self.coarseHeadingStep).rounded())
-        for k in minima where chosen.allSatisfy({ abs($0 - k) >= apart }) {
-            chosen.append(k)
-            if chosen.count == 3 { break }
-        }
+        let chosen = Self.distinctMinima(best.map(\.cost), apart: Int((1 / Self.coarseHeadingStep).rounded()), circular: false, limit: 3)
         return chosen.map {
             Angles(heading: given.heading - limits.heading + Double($0) * Self.coarseHeadingStep, pitch: best[$0].pitch,
                    roll: best[$0].roll)
         }
+    }
+
+    /// A coarse score: each of the first `count` misfits after `shift`, squared in units of
+    /// `tolerance` and capped at 1, plus 1 for each of `missing` points without a DEM skyline.
+    static func cappedCost(_ misfits: [Double], count: Int, shift: Double, missing: Int, tolerance: Double) -> Double {
+        var cost = Double(missing)
+        for i in 0..<count {
+            let e = (misfits[i] - shift) / tolerance
+            cost += min(e * e, 1)
+        }
+        return cost
+    }
+
+    /// The local minima of `costs` (finite ones), lowest first, each at least `apart` indices from
+    /// those before it (around the ends when `circular`), at most `limit` of them.
+    static func distinctMinima(_ costs: [Double], apart: Int, circular: Bool, limit: Int) -> [Int] {
+        let n = costs.count
+        var minima: [Int] = []
+        for k in 0..<n where costs[k].isFinite {
+            let left = k > 0 ? costs[k - 1] : (circular ? costs[n - 1] : .infinity)
+            let right = k < n - 1 ? costs[k + 1] : (circular ? costs[0] : .infinity)
+            if costs[k] <= left, costs[k] <= right { minima.append(k) }
+        }
+        minima.sort { costs[$0] < costs[$1] }
+        var chosen: [Int] = []
+        for k in minima where chosen.allSatisfy({ let d = abs($0 - k); return (circular ? min(d, n - d) : d) >= apart }) {
+            chosen.append(k)
+            if chosen.count == limit { break }
+        }
+        return chosen
     }
 
     /// A refined fit: its angles, how many points match, their RMS misfit, and the heading's

@@ -262,57 +262,18 @@ public enum PhotoOrientationFit {
                     }
                     guard count > rays.count / 2 else { continue }
                     for i in 0..<count { scratch[i] = misfits[i] }
-                    let shift = Self.select(&scratch, count: count, k: count / 2)
+                    let shift = scratch.kthSmallest(count / 2, among: count)
                     guard abs(dp - shift) <= limits.pitch else { continue }
-                    var cost = Double(missing)
-                    for i in 0..<count {
-                        let e = (misfits[i] - shift) / tolerance
-                        cost += min(e * e, 1)
-                    }
+                    let cost = OrientationFit.cappedCost(misfits, count: count, shift: shift, missing: missing, tolerance: tolerance)
                     if cost < best[k].cost { best[k] = (cost, pitch - shift, roll) }
                 }
             }
         }
         // Local minima over heading, best first, at least 2° apart.
-        var minima: [Int] = []
-        for k in 0...steps where best[k].cost.isFinite {
-            let left = k > 0 ? best[k - 1].cost : (fullCircle ? best[steps].cost : .infinity)
-            let right = k < steps ? best[k + 1].cost : (fullCircle ? best[0].cost : .infinity)
-            if best[k].cost <= left, best[k].cost <= right { minima.append(k) }
-        }
-        minima.sort { best[$0].cost < best[$1].cost }
-        var picked: [Int] = []
-        let apart = Int((2 / coarseHeadingStep).rounded())
-        func distinct(_ a: Int, _ b: Int) -> Bool {
-            let d = abs(a - b)
-            return (fullCircle ? min(d, steps + 1 - d) : d) >= apart
-        }
-        for k in minima where picked.allSatisfy({ distinct($0, k) }) {
-            picked.append(k)
-            if picked.count == candidates { break }
-        }
+        let picked = OrientationFit.distinctMinima(best.map(\.cost), apart: Int((2 / coarseHeadingStep).rounded()), circular: fullCircle,
+                                                   limit: candidates)
         return picked.map {
             OrientationFit.Angles(heading: first + Double($0) * coarseHeadingStep, pitch: best[$0].pitch, roll: best[$0].roll)
         }
-    }
-
-    /// The k-th smallest of the first `count` values (reordering them).
-    static func select(_ values: inout [Double], count: Int, k: Int) -> Double {
-        var lo = 0, hi = count - 1
-        while lo < hi {
-            let pivot = values[(lo + hi) / 2]
-            var i = lo, j = hi
-            while i <= j {
-                while values[i] < pivot { i += 1 }
-                while values[j] > pivot { j -= 1 }
-                if i <= j {
-                    values.swapAt(i, j)
-                    i += 1
-                    j -= 1
-                }
-            }
-            if k <= j { hi = j } else if k >= i { lo = i } else { break }
-        }
-        return values[k]
     }
 }

@@ -222,34 +222,15 @@ struct ColourPlanes {
     func noise() -> Float {
         var differences: [Float] = []
         differences.reserveCapacity(width * height / 4)
-        var i = 0
         for y in stride(from: 1, to: height, by: 2) {
             for x in stride(from: 0, to: width, by: 2) {
-                i = y * width + x
+                let i = y * width + x
                 differences.append(abs(planes[1][i] - planes[1][i - width]))
             }
         }
         guard !differences.isEmpty else { return 1 }
-        let k = differences.count / 2
-        differences.withUnsafeMutableBufferPointer { buffer in
-            var lo = 0, hi = buffer.count - 1
-            // Quickselect for the median.
-            while lo < hi {
-                let pivot = buffer[(lo + hi) / 2]
-                var i = lo, j = hi
-                while i <= j {
-                    while buffer[i] < pivot { i += 1 }
-                    while buffer[j] > pivot { j -= 1 }
-                    if i <= j {
-                        buffer.swapAt(i, j)
-                        i += 1
-                        j -= 1
-                    }
-                }
-                if k <= j { hi = j } else if k >= i { lo = i } else { break }
-            }
-        }
-        return max(1, 1.4826 * differences[k] / 2.0.squareRoot().float)
+        let median = differences.kthSmallest(differences.count / 2, among: differences.count)
+        return max(1, 1.4826 * median / 2.0.squareRoot().float)
     }
 
     /// The first per-pixel sky cost (negative: sky-like) from brightness and blueness, scaled by

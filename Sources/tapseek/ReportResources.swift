@@ -17,6 +17,9 @@ enum ReportResources {
   var LINE = 0, TIME = 1, STATUS = 2, OLAT = 3, OLON = 4, TLAT = 5, TLON = 6, ELEV = 7, DIST = 8, PLACE = 9, WARN = 10, ERR = 11, PROF = 12, REGION = 13;
   // Beyond this many rows in view the table draws only the rows scrolled to (interface.md).
   var FULL_TABLE = 10000;
+  // A full table is written in slices after its first screenful: 10 000 rows at once kept the
+  // first paint waiting over 3 s on this project's machines (scripts/bench-report.sh).
+  var FIRST_SLICE = 200, SLICE = 2000;
   // Above this many sightlines the map keeps one per few pixels of the screen.
   var THIN_ABOVE = 3000, THIN_CELL = 4;
   var COLOURS = { hit: '#c0261a', horizon: '#7b3294', location: '#1f5fa8', error: '#a1261b' };
@@ -266,16 +269,49 @@ enum ReportResources {
     return html + '</tr>';
   }
 
+  var generation = 0, tableComplete = false, whenComplete = [];
+
+  function rowsHTML(from, to) {
+    var parts = new Array(to - from);
+    for (var k = from; k < to; k++) parts[k - from] = rowHTML(view[k]);
+    return parts.join('');
+  }
+
+  /** Calls `action` once every row of the current view is in the table. */
+  function afterTable(action) {
+    if (tableComplete) action(); else whenComplete.push(action);
+  }
+
+  function completeTable() {
+    tableComplete = true;
+    var actions = whenComplete;
+    whenComplete = [];
+    actions.forEach(function (action) { action(); });
+  }
+
   function renderTable() {
     virtual = view.length > FULL_TABLE;
     document.getElementById('shown').textContent = view.length === rows.length ? rows.length + ' lines' : view.length + ' of ' + rows.length + ' lines';
-    if (!virtual) {
-      var parts = new Array(view.length);
-      for (var k = 0; k < view.length; k++) parts[k] = rowHTML(view[k]);
-      tbody.innerHTML = parts.join('');
+    var mine = ++generation;
+    tableComplete = false;
+    if (virtual) {
+      renderWindow();
+      completeTable();
       return;
     }
-    renderWindow();
+    var written = Math.min(FIRST_SLICE, view.length);
+    tbody.innerHTML = rowsHTML(0, written);
+    (function more() {
+      if (mine !== generation) return;
+      if (written >= view.length) return completeTable();
+      setTimeout(function () {
+        if (mine !== generation) return;
+        var end = Math.min(view.length, written + SLICE);
+        tbody.insertAdjacentHTML('beforeend', rowsHTML(written, end));
+        written = end;
+        more();
+      }, 0);
+    })();
   }
 
   function renderWindow() {
@@ -366,7 +402,7 @@ enum ReportResources {
       (r[DIST] !== null ? ' · ' + (r[DIST] / 1000).toFixed(2) + ' km' : '') + '</h2>';
     var p = r[PROF];
     if (!p) {
-      box.innerHTML = title + '<p class="hint">' + escapeHTML(r[ERR] || 'No sightline: no terrain profile.') + '</p>';
+      box.innerHTML = title + '<p class="hint">' + escapeHTML(r[ERR] || (r[TLAT] !== null ? 'The sightline is shorter than one step of the profile (--step).' : 'No sightline: no terrain profile.')) + '</p>';
       return;
     }
     var distance = p[0], eye = p[1], rayEnd = p[2], isHit = p[3] === 1, heights = p.slice(4);
@@ -385,7 +421,7 @@ enum ReportResources {
       path += x(d).toFixed(1) + ',' + y(heights[k]).toFixed(1);
       if (k === n - 1) path += 'L' + x(d).toFixed(1) + ',' + (H - bottom) + 'Z';
     }
-    var svg = '<svg viewBox="0 0 ' + W + ' ' + H + '" preserveAspectRatio="none" role="img" aria-label="terrain profile">';
+    var svg = '<svg viewBox="0 0 ' + W + ' ' + H + '" role="img" aria-label="terrain profile">';
     var tickStep = niceStep(distance / 1000 / 5);
     for (var t = 0; t <= distance / 1000 + 1e-9; t += tickStep) {
       svg += '<line x1="' + x(t * 1000) + '" x2="' + x(t * 1000) + '" y1="' + top + '" y2="' + (H - bottom) + '" stroke="#e3e6ea"/>' +
@@ -417,7 +453,7 @@ enum ReportResources {
   resize();
   fit();
   renderTable();
-  if (tbody.querySelector('tr[data-index]')) rowHeight = tbody.querySelector('tr[data-index]').getBoundingClientRect().height || rowHeight;
+  if (virtual && tbody.querySelector('tr[data-index]')) rowHeight = tbody.querySelector('tr[data-index]').getBoundingClientRect().height || rowHeight;
   draw();
   // #line=N opens the page with line N selected (a link to one reading).
   var linked = /^#line=(\d+)$/.exec(location.hash);
@@ -427,10 +463,15 @@ enum ReportResources {
   }
   if (relief) {
     image = new Image();
-    image.onload = function () { draw(); if (location.hash === '#selftest') selfTest(); };
+    image.onload = function () {
+      draw();
+      // When the map and table first stood drawn, for scripts/bench-report.sh.
+      document.body.setAttribute('data-ready-ms', String(Math.round(performance.now())));
+      if (location.hash === '#selftest') afterTable(selfTest);
+    };
     image.src = relief.src;
   } else if (location.hash === '#selftest') {
-    selfTest();
+    afterTable(selfTest);
   }
 
   /** Under #selftest: exercise the page as a user would and write what happened into the DOM,
@@ -446,11 +487,12 @@ enum ReportResources {
     }
     result.canvasPainted = reliefPixels > 0;
     var named = rows.find(function (r) { return r[STATUS] === 'hit' && r[PLACE]; });
-    if (named) {
-      var place = named[PLACE].split(',')[0];
-      result.filter = place;
-      filterInput.value = place;
-      applyFilter(place);
+    if (!named) return afterTable(function () { sortAndFinish(result); });
+    var place = named[PLACE].split(',')[0];
+    result.filter = place;
+    filterInput.value = place;
+    applyFilter(place);
+    afterTable(function () {
       result.filteredLines = [];
       result.filteredPlaces = [];
       tbody.querySelectorAll('tr[data-line]').forEach(function (tr) {
@@ -466,7 +508,19 @@ enum ReportResources {
       result.profileRay = !!document.querySelector('#profile svg line.ray');
       filterInput.value = '';
       applyFilter('');
-    }
+      afterTable(function () { sortAndFinish(result); });
+    });
+  }
+
+  function sortAndFinish(result) {
+    // Sort by distance (a header click), nearest first.
+    document.querySelector('#table thead th[data-column="4"]').click();
+    afterTable(function () { finish(result); });
+  }
+
+  function finish(result) {
+    result.sortedLines = [];
+    tbody.querySelectorAll('tr[data-line]').forEach(function (tr) { result.sortedLines.push(Number(tr.getAttribute('data-line'))); });
     // Click the middle of another hit's sightline on the map: its row must become selected.
     fit();
     draw();

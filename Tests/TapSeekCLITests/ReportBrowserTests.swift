@@ -82,6 +82,12 @@ import Testing
         let expected = records.filter { Self.haystack($0).contains(place.lowercased()) }.compactMap { $0["line"] as? Int }
         #expect(!expected.isEmpty && expected.count < lines.count, "the filter \(place) must keep some lines and drop others")
         #expect(result["filteredLines"] as? [Int] == expected)
+        // A click on the Distance header sorts nearest first (lines without a target first, then by line).
+        let byDistance = records.map { record -> (Double, Int) in
+            let distance = (record["target"] as? [String: Any])?["distance"] as? Double
+            return (distance.map { $0.rounded() } ?? -1, record["line"] as? Int ?? 0)
+        }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.1)
+        #expect(result["sortedLines"] as? [Int] == byDistance)
         // A row click selects the row and shows its profile; a sightline click selects its row.
         #expect(result["selectedLine"] as? Int == result["clickedLine"] as? Int)
         #expect(result["profileShown"] as? Bool == true)

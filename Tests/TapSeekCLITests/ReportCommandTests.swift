@@ -79,6 +79,17 @@ import Testing
         #expect(run.stderr.contains("--output /nonexistent-dir/r.html"))
     }
 
+    @Test func testMissingInputIsOneLineNamingTheFile() throws {
+        let directory = try SharedData.temporaryDirectory("report-missing")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let page = directory.appendingPathComponent("r.html")
+        let run = try CLIRunner.run(["report", "/nonexistent-log.jsonl", "-o", page.path])
+        #expect(run.status == 1)
+        #expect(run.stderrLines.count == 1)
+        #expect(run.stderr.contains("/nonexistent-log.jsonl"))
+        #expect(!FileManager.default.fileExists(atPath: page.path))
+    }
+
     @Test func testOutputIsRequired() throws {
         let run = try CLIRunner.run(["report", "-"], stdin: "")
         #expect(run.status == 2)

@@ -2,19 +2,20 @@ import Foundation
 import TapSeekTestSupport
 
 /// A field log over the real Eiger tile (shared `N46E008.tif`) for `tapseek report` tests:
-/// observers at Grindelwald and Lauterbrunnen sweeping the compass at two pitches (hits near
+/// observers at Grindelwald and Brienz sweeping the compass at two pitches (hits near
 /// and far, skyline points), with a broken line, a reading outside every tile and a reading
 /// without orientation among them. No shared phone log lies over a shared tile (they were
 /// recorded in Texas, North Carolina, Finland and Norway), so the readings are made here.
 enum ReportFixture {
     static let tile = SharedData.dem.appendingPathComponent("N46E008.tif")
 
-    /// Observers: Grindelwald, and Lauterbrunnen 11 km west (another placemark to filter by).
+    /// Observers: Grindelwald, and Brienz 14 km north, across the Faulhorn range (another
+    /// placemark to filter by).
     static let observers: [(latitude: Double, longitude: Double, altitude: Double)] = [
-        (46.6240, 8.0410, 1034), (46.5930, 7.9090, 802),
+        (46.6240, 8.0410, 1034), (46.7540, 8.0380, 570),
     ]
 
-    /// The line the README's screenshot selects: a hit from Lauterbrunnen.
+    /// The line the README's screenshot selects: a hit from Brienz.
     static let screenshotLine = 62
 
     /// The log's lines, in order.

@@ -18,7 +18,7 @@ struct ReportRows: Sendable {
     var count = 0
     /// Hits and skyline points: the sightlines drawn.
     var sightlines = 0
-    /// Box of the observers and targets, degrees: the map's extent.
+    /// Box of the observers, targets and 95 % regions, degrees: the map's extent.
     var south = Double.infinity, west = Double.infinity, north = -Double.infinity, east = -Double.infinity
 
     /// Terrain heights kept per profile: enough for a readable picture 600 pixels wide; fewer
@@ -77,7 +77,9 @@ struct ReportRows: Sendable {
             null()
         }
         json.append(contentsOf: Array("],\n".utf8))
-        for point in [result.observer.map { ($0.latitude, $0.longitude) }, result.target.map { ($0.latitude, $0.longitude) }] {
+        // The map shows the regions whole, too.
+        let region = result.uncertainty?.region95.polygons.joined().map { ($0.latitude, $0.longitude) } ?? []
+        for point in [result.observer.map { ($0.latitude, $0.longitude) }, result.target.map { ($0.latitude, $0.longitude) }] + region {
             guard let (latitude, longitude) = point else { continue }
             south = min(south, latitude); north = max(north, latitude)
             west = min(west, longitude); east = max(east, longitude)

@@ -52,6 +52,17 @@ import Testing
         let rows = try ReportFixture.rows(ofPage: page)
         #expect(rows.count == 4)
         #expect(rows.contains { ($0[13] as? [Any])?.isEmpty == false }, "some located reading has a 95 % region")
+        // The relief covers the regions whole.
+        let relief = try #require(try ReportFixture.data(ofPage: page)["relief"] as? [String: Any])
+        let (south, west, north, east) = try (#require(relief["south"] as? Double), #require(relief["west"] as? Double),
+                                              #require(relief["north"] as? Double), #require(relief["east"] as? Double))
+        for row in rows {
+            for polygon in row[13] as? [[[Double]]] ?? [] {
+                for vertex in polygon {
+                    #expect((south...north).contains(vertex[0]) && (west...east).contains(vertex[1]), "region vertex \(vertex) outside the map")
+                }
+            }
+        }
     }
 
     @Test(.enabled(if: SharedData.available(SharedData.sensorLogs.appendingPathComponent("sensorlogger_android_2024"))))

@@ -52,14 +52,21 @@ enum ReportFixture {
 
     /// The rows of a written page's data block (arrays as ReportRows.swift lays them out).
     static func rows(ofPage page: URL) throws -> [[Any]] {
+        guard let rows = try data(ofPage: page)["rows"] as? [[Any]] else { throw CLIRunner.Failure(description: "no rows in the data block") }
+        return rows
+    }
+
+    /// A written page's data block.
+    static func data(ofPage page: URL) throws -> [String: Any] {
         let html = try String(contentsOf: page, encoding: .utf8)
         let start = try requireRange(html, "<script type=\"application/json\" id=\"report-data\">")
         let rest = html[start.upperBound...]
         let end = try requireRange(String(rest), "</script>")
         let json = String(rest)[..<end.lowerBound]
-        let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any]
-        guard let rows = object?["rows"] as? [[Any]] else { throw CLIRunner.Failure(description: "no rows in the data block") }
-        return rows
+        guard let object = try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any] else {
+            throw CLIRunner.Failure(description: "the data block is not a JSON object")
+        }
+        return object
     }
 
     private static func requireRange(_ text: String, _ part: String) throws -> Range<String.Index> {

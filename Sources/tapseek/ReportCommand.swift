@@ -62,6 +62,9 @@ struct ReportCommand: AsyncParsableCommand {
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
             throw InputError("--output \(output): no such directory \(directory)")
         }
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw InputError("--output \(output): is a directory; name the HTML file to write")
+        }
         var input = try BatchInput(path: file, format: format, thinning: Thinning(every: every, minMove: minMove))
         let locator = try options.locator(recordsProfile: true)
         let batch = BatchLocator(locator: locator, jobs: jobs, uncertainty: sampling.settings)
@@ -122,33 +125,4 @@ final class ReportProfilePoints: Sendable {
     private let count = Locked(0)
     var current: Int { count.withLock { $0 } < 10_000 ? 64 : 24 }
     func seen(_ rows: Int) { count.withLock { $0 = rows } }
-}
-
-/// What a job makes of a chunk: its rows and their tally.
-struct ReportChunk: Sendable {
-    var rows: ReportRows
-    var tally: BatchTally
-    var inputBytes: Int
-
-    static func make(from chunk: BatchChunk, batch: BatchLocator, decoder: ReadingDecoder, refraction: Double, profilePoints: Int) -> ReportChunk {
-        var terrain = TerrainSampler(catalog: batch.locator.catalog)
-        var output = ReportChunk(rows: ReportRows(profilePoints: profilePoints), tally: BatchTally(), inputBytes: 0)
-        func emit(_ record: BatchRecord) {
-            let result = batch.locate(record, terrain: &terrain)
-            output.rows.append(result, refraction: refraction)
-            output.tally.count(result)
-        }
-        switch chunk {
-        case .lines(let lines, let carried):
-            for (i, line) in lines.enumerated() {
-                output.inputBytes += line.byteCount
-                var record = BatchRecord(jsonLine: line, decoder: decoder)
-                if !carried.isEmpty { record.carriedCalibration = carried[i] }
-                emit(record)
-            }
-        case .records(let records):
-            records.forEach(emit)
-        }
-        return output
-    }
 }

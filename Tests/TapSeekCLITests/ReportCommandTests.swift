@@ -101,6 +101,15 @@ import Testing
         #expect(!FileManager.default.fileExists(atPath: page.path))
     }
 
+    @Test func testOutputDirectoryIsRefusedBeforeTheBatch() throws {
+        let directory = try SharedData.temporaryDirectory("report-directory")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let run = try CLIRunner.run(["report", "-", "-o", directory.path], stdin: "{}\n")
+        #expect(run.status == 1)
+        #expect(run.stderrLines.count == 1)
+        #expect(run.stderr.contains("--output \(directory.path): is a directory"))
+    }
+
     @Test func testOutputIsRequired() throws {
         let run = try CLIRunner.run(["report", "-"], stdin: "")
         #expect(run.status == 2)

@@ -479,6 +479,8 @@ enum ReportResources {
   function selfTest() {
     var result = { rows: rows.length, renderedRows: tbody.querySelectorAll('tr[data-line]').length, lines: [] };
     tbody.querySelectorAll('tr[data-line]').forEach(function (tr) { result.lines.push(Number(tr.getAttribute('data-line'))); });
+    result.errorLines = [];
+    tbody.querySelectorAll('tr.status-error').forEach(function (tr) { result.errorLines.push(Number(tr.getAttribute('data-line'))); });
     result.sightlinesDrawn = drawn.filter(function (i) { return rows[i][TLAT] !== null; }).length;
     var reliefPixels = 0;
     if (relief) {

@@ -73,6 +73,10 @@ import Testing
         #expect(lines.count == ReportFixture.lines.count)
         #expect(result["lines"] as? [Int] == lines)
         #expect(result["renderedRows"] as? Int == ReportFixture.lines.count)
+        // Error lines are rows too, marked as errors.
+        let errors = records.filter { $0["status"] as? String == "error" }.compactMap { $0["line"] as? Int }
+        #expect(errors.count == 2)
+        #expect(result["errorLines"] as? [Int] == errors)
         // A sightline per hit (and per skyline point).
         let sightlines = records.filter { ["hit", "horizon"].contains($0["status"] as? String) }.count
         #expect(sightlines > 20)
@@ -95,6 +99,27 @@ import Testing
         let mapLine = try #require(result["mapClickLine"] as? Int, "no sightline was clicked")
         #expect(result["mapClickRow"] as? Int == mapLine)
         #expect(mapLine != result["clickedLine"] as? Int)
+    }
+
+    /// A real phone log (Sensor Logger, Android, recorded where no shared tile is): every
+    /// record is a row, every row an error marked as one, and the page still works.
+    @Test(.enabled(if: runs && SharedData.available(SharedData.sensorLogs.appendingPathComponent("sensorlogger_android_2024"))),
+          .timeLimit(.minutes(1)))
+    func testRealLogOfErrorsShowsEveryRecordMarked() throws {
+        let export = SharedData.sensorLogs.appendingPathComponent("sensorlogger_android_2024")
+        let fixture = try ReportFixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let page = fixture.directory.appendingPathComponent("real.html")
+        let run = try CLIRunner.run(["report", export.path, "-o", page.path, "--dem", fixture.dem.path], environment: ["GDAL_PAM_ENABLED": "NO"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try ReportFixture.batch(export, dem: fixture.dem)
+        let result = try Self.selfTest(page)
+        #expect(result["problems"] as? [String] == [])
+        #expect(result["resources"] as? [String] == [])
+        let lines = records.compactMap { $0["line"] as? Int }
+        #expect(!lines.isEmpty)
+        #expect(result["lines"] as? [Int] == lines)
+        #expect(result["errorLines"] as? [Int] == records.filter { $0["status"] as? String == "error" }.compactMap { $0["line"] as? Int })
     }
 
     /// The README's screenshot: `TAPSEEK_UPDATE_SCREENSHOT=1 swift test --filter ReportBrowserTests`

@@ -536,6 +536,18 @@ enum ReportResources {
       var chosen = tbody.querySelector('tr.selected');
       result.mapClickRow = chosen ? Number(chosen.getAttribute('data-line')) : null;
     }
+    // Zoom with the + button, then pan by dragging 50 px right and 30 px down.
+    if (relief) {
+      var before = camera.scale;
+      document.getElementById('zoom-in').click();
+      result.zoomFactor = camera.scale / before;
+      var box2 = canvas.getBoundingClientRect(), x0 = screenX(relief.west), y0 = screenY(relief.north);
+      var at = function (type, dx, dy) {
+        canvas.dispatchEvent(new PointerEvent(type, { clientX: box2.left + 200 + dx, clientY: box2.top + 200 + dy, pointerId: 1, bubbles: true }));
+      };
+      at('pointerdown', 0, 0); at('pointermove', 25, 15); at('pointermove', 50, 30); at('pointerup', 50, 30);
+      result.panned = [screenX(relief.west) - x0, screenY(relief.north) - y0];
+    }
     result.resources = performance.getEntriesByType('resource').map(function (e) { return e.name; });
     result.problems = problems;
     var out = document.createElement('pre');

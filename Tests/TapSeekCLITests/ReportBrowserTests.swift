@@ -99,6 +99,9 @@ import Testing
         let mapLine = try #require(result["mapClickLine"] as? Int, "no sightline was clicked")
         #expect(result["mapClickRow"] as? Int == mapLine)
         #expect(mapLine != result["clickedLine"] as? Int)
+        // Zoom and pan.
+        #expect(abs((result["zoomFactor"] as? Double ?? 0) - 1.5) < 1e-9)
+        #expect((result["panned"] as? [Double])?.map { $0.rounded() } == [50, 30])
     }
 
     /// A real phone log (Sensor Logger, Android, recorded where no shared tile is): every

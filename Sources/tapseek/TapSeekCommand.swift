@@ -16,6 +16,7 @@ struct TapSeekCommand: AsyncParsableCommand {
             SearchCommand.self,
             SkylineCommand.self,
             BatchCommand.self,
+            ReportCommand.self,
             PanoramaCommand.self,
             ViewshedCommand.self,
             ElevationCommand.self,

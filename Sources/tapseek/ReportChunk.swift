@@ -1,0 +1,30 @@
+import TapSeek
+
+/// What a job makes of a chunk: its rows and their tally.
+struct ReportChunk: Sendable {
+    var rows: ReportRows
+    var tally: BatchTally
+    var inputBytes: Int
+
+    static func make(from chunk: BatchChunk, batch: BatchLocator, decoder: ReadingDecoder, refraction: Double, profilePoints: Int) -> ReportChunk {
+        var terrain = TerrainSampler(catalog: batch.locator.catalog)
+        var output = ReportChunk(rows: ReportRows(profilePoints: profilePoints), tally: BatchTally(), inputBytes: 0)
+        func emit(_ record: BatchRecord) {
+            let result = batch.locate(record, terrain: &terrain)
+            output.rows.append(result, refraction: refraction)
+            output.tally.count(result)
+        }
+        switch chunk {
+        case .lines(let lines, let carried):
+            for (i, line) in lines.enumerated() {
+                output.inputBytes += line.byteCount
+                var record = BatchRecord(jsonLine: line, decoder: decoder)
+                if !carried.isEmpty { record.carriedCalibration = carried[i] }
+                emit(record)
+            }
+        case .records(let records):
+            records.forEach(emit)
+        }
+        return output
+    }
+}

@@ -1,0 +1,163 @@
+import Foundation
+import TapSeek
+
+/// The table rows of `tapseek report` as JSON, one array per input line, made by the batch jobs
+/// in parallel and joined in input order into the page's data block.
+///
+/// A row is `[line, time, status, observerLat, observerLon, targetLat, targetLon, elevation,
+/// distance, place, warnings, error, profile, region95]` (null where absent): arrays rather
+/// than objects because 100 000 rows must fit the page's 50 MB with their profiles.
+/// `profile` is `[groundDistance, eyeHeight, rayEndHeight, isHit, h₀, …, hₙ₋₁]`: the terrain
+/// at n evenly spaced ground distances from the observer to the end of the march, in the
+/// picture frame of ``ProfilePlot`` (every height lowered by the drop d²(1 − k)/(2R), so that
+/// the refracted ray is the straight line from the eye to `rayEndHeight`), metres rounded;
+/// null heights are voids.
+struct ReportRows: Sendable {
+    /// The rows' JSON, each followed by a comma.
+    var json: [UInt8] = []
+    var count = 0
+    /// Hits and skyline points: the sightlines drawn.
+    var sightlines = 0
+    /// Box of the observers, targets and 95 % regions, degrees: the map's extent.
+    var south = Double.infinity, west = Double.infinity, north = -Double.infinity, east = -Double.infinity
+
+    /// Terrain heights kept per profile: enough for a readable picture 600 pixels wide; fewer
+    /// for big logs so that 100 000 rows stay within the page budget.
+    let profilePoints: Int
+
+    /// Gaussian mean radius of WGS84 used for the drop, as the plot uses a sphere (metres).
+    private static let earthRadius = 6_371_008.8
+
+    init(profilePoints: Int) { self.profilePoints = profilePoints }
+
+    mutating func append(_ result: LocateResult, refraction: Double) {
+        count += 1
+        sightlines += result.target != nil && result.observer != nil ? 1 : 0
+        json.append(UInt8(ascii: "["))
+        int(result.line ?? count)
+        comma()
+        if let time = result.time { string(ISO8601DateTime.format(time)) } else { null() }
+        comma()
+        string(result.status.rawValue)
+        for value in [result.observer?.latitude, result.observer?.longitude, result.target?.latitude, result.target?.longitude] {
+            comma()
+            number(value, decimals: 6)
+        }
+        comma()
+        number(result.target?.elevation, decimals: 0)
+        comma()
+        number(result.target?.distance, decimals: 0)
+        comma()
+        let place = Self.place(result.placemark)
+        if place.isEmpty { null() } else { string(place) }
+        comma()
+        if result.warnings.isEmpty { null() } else { string(result.warnings.map(\.message).joined(separator: "; ")) }
+        comma()
+        if let error = result.error { string("\(error.code.rawValue): \(error.message)") } else { null() }
+        comma()
+        appendProfile(result, refraction: refraction)
+        comma()
+        if let region = result.uncertainty?.region95, !region.polygons.isEmpty {
+            json.append(UInt8(ascii: "["))
+            for (p, polygon) in region.polygons.enumerated() {
+                if p > 0 { comma() }
+                json.append(UInt8(ascii: "["))
+                for (i, vertex) in polygon.enumerated() {
+                    if i > 0 { comma() }
+                    json.append(UInt8(ascii: "["))
+                    number(vertex.latitude, decimals: 5)
+                    comma()
+                    number(vertex.longitude, decimals: 5)
+                    json.append(UInt8(ascii: "]"))
+                }
+                json.append(UInt8(ascii: "]"))
+            }
+            json.append(UInt8(ascii: "]"))
+        } else {
+            null()
+        }
+        json.append(contentsOf: Array("],\n".utf8))
+        // The map shows the regions whole, too.
+        let region = result.uncertainty?.region95.polygons.joined().map { ($0.latitude, $0.longitude) } ?? []
+        for point in [result.observer.map { ($0.latitude, $0.longitude) }, result.target.map { ($0.latitude, $0.longitude) }] + region {
+            guard let (latitude, longitude) = point else { continue }
+            south = min(south, latitude); north = max(north, latitude)
+            west = min(west, longitude); east = max(east, longitude)
+        }
+    }
+
+    /// Joins the rows of a later chunk after these.
+    mutating func merge(_ other: ReportRows) {
+        json += other.json
+        count += other.count
+        sightlines += other.sightlines
+        south = min(south, other.south); north = max(north, other.north)
+        west = min(west, other.west); east = max(east, other.east)
+    }
+
+    /// "Locality, region, CC": what the table shows and filters on.
+    static func place(_ placemark: Placemark?) -> String {
+        guard let p = placemark else { return "" }
+        var parts: [String] = []
+        for part in [p.name, p.locality, p.administrativeArea, p.isoCountryCode].compactMap({ $0 }) where !parts.contains(part) {
+            parts.append(part)
+        }
+        if parts.isEmpty, let water = p.ocean ?? p.inlandWater { parts.append(water) }
+        return parts.joined(separator: ", ")
+    }
+
+    private mutating func appendProfile(_ result: LocateResult, refraction: Double) {
+        guard let observer = result.observer, let last = result.profile.last, result.profile.count >= 2 else { return null() }
+        let samples = result.profile
+        let drop = { (d: Double) in d * d * (1 - refraction) / (2 * Self.earthRadius) }
+        func ground(_ s: SightlineMarch.ProfileSample) -> Double {
+            Self.greatCircle(observer.latitude, observer.longitude, s.latitude, s.longitude)
+        }
+        let end = ground(last)
+        json.append(UInt8(ascii: "["))
+        number(end, decimals: 0)
+        comma()
+        number(observer.altitude, decimals: 0)
+        comma()
+        number(last.ray - drop(end), decimals: 0)
+        comma()
+        int(result.status == .hit ? 1 : 0)
+        let n = min(profilePoints, samples.count)
+        for k in 0..<n {
+            let s = samples[(samples.count - 1) * k / max(n - 1, 1)]
+            comma()
+            number(s.terrain.map { $0 - drop(ground(s)) }, decimals: 0)
+        }
+        json.append(UInt8(ascii: "]"))
+    }
+
+    /// Great-circle metres on the sphere of ``earthRadius`` (haversine).
+    static func greatCircle(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
+        let r = Double.pi / 180
+        let a = pow(sin((lat2 - lat1) * r / 2), 2) + cos(lat1 * r) * cos(lat2 * r) * pow(sin((lon2 - lon1) * r / 2), 2)
+        return 2 * earthRadius * asin(min(1, a.squareRoot()))
+    }
+
+    private mutating func comma() { json.append(UInt8(ascii: ",")) }
+    private mutating func null() { json.append(contentsOf: [0x6E, 0x75, 0x6C, 0x6C]) }
+    private mutating func int(_ value: Int) { json.append(contentsOf: Array(String(value).utf8)) }
+
+    private mutating func number(_ value: Double?, decimals: Int) {
+        guard let value, value.isFinite else { return null() }
+        JSONText.fixed(value, decimals: decimals) { json.append(contentsOf: $0) }
+    }
+
+    /// A JSON string safe inside an HTML `<script>` element: `<` is escaped too, so that no
+    /// value can close the element.
+    mutating func string(_ s: String) {
+        JSONText.string(s) { bytes in
+            for byte in bytes {
+                if byte == UInt8(ascii: "<") {
+                    json.append(contentsOf: Array("\\u003c".utf8))
+                } else {
+                    json.append(byte)
+                }
+            }
+        }
+    }
+}

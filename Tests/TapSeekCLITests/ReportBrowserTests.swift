@@ -1,0 +1,146 @@
+import Foundation
+import TapSeekTestSupport
+import Testing
+
+/// `tapseek report`'s page in a real browser: Debian's `chromium`, headless, with every host
+/// unresolvable and a dead proxy (no network), opened at `#selftest`, where the page's own
+/// script filters, clicks a row and a sightline as a user would and writes what happened into
+/// the DOM (`<pre id="selftest-result">`), which `--dump-dom` hands back. What the page shows is
+/// checked against `tapseek batch` over the same log, not against the page's own data.
+@Suite(.serialized) struct ReportBrowserTests {
+    /// The browser, from scripts/setup.sh's package list; under CI a missing one fails.
+    static let chromium: URL? = ["/usr/bin/chromium", "/usr/local/bin/chromium"].map(URL.init(fileURLWithPath:))
+        .first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    static var runs: Bool { (chromium != nil || SharedData.isCI) && SharedData.available(ReportFixture.tile) }
+
+    /// Runs headless chromium on `page` with no network; returns stdout.
+    static func chromium(_ arguments: [String], page: URL, hash: String = "", timeout: TimeInterval = 60) throws -> String {
+        let browser = try #require(chromium, "chromium is not installed (scripts/setup.sh installs it)")
+        let profile = try SharedData.temporaryDirectory("chromium-profile")
+        defer { try? FileManager.default.removeItem(at: profile) }
+        let process = Process()
+        process.executableURL = browser
+        process.arguments = ["--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--user-data-dir=\(profile.path)",
+                             "--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "--window-size=1400,900",
+                             "--virtual-time-budget=10000"] + arguments + [page.absoluteString + hash]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let deadline = DispatchTime.now() + timeout
+        let killer = DispatchWorkItem { if process.isRunning { process.terminate() } }
+        DispatchQueue.global().asyncAfter(deadline: deadline, execute: killer)
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        killer.cancel()
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The self-test's findings, from the dumped DOM.
+    static func selfTest(_ page: URL) throws -> [String: Any] {
+        let dom = try chromium(["--dump-dom"], page: page, hash: "#selftest")
+        let start = try #require(dom.range(of: "<pre id=\"selftest-result\">"), "the self-test wrote no result; DOM: \(dom.prefix(500))")
+        let end = try #require(dom[start.upperBound...].range(of: "</pre>"))
+        let text = String(dom[start.upperBound..<end.lowerBound])
+            .replacingOccurrences(of: "&lt;", with: "<").replacingOccurrences(of: "&gt;", with: ">").replacingOccurrences(of: "&amp;", with: "&")
+        return try #require(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+    }
+
+    /// The place text the page filters on, from a batch record (as the page joins it).
+    static func haystack(_ record: [String: Any]) -> String {
+        let placemark = record["placemark"] as? [String: Any] ?? [:]
+        let place = ["name", "locality", "administrativeArea", "isoCountryCode"].compactMap { placemark[$0] as? String }
+        let warnings = record["warnings"] as? [String] ?? []
+        let error = (record["error"] as? [String: Any])?["message"] as? String ?? ""
+        return (place + warnings + [error, record["status"] as? String ?? ""]).joined(separator: " ").lowercased()
+    }
+
+    @Test(.enabled(if: runs), .timeLimit(.minutes(2)))
+    func testReportPageWorksInChromiumWithoutNetwork() throws {
+        let fixture = try ReportFixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let page = fixture.directory.appendingPathComponent("report.html")
+        let run = try CLIRunner.run(["report", fixture.log.path, "-o", page.path, "--dem", fixture.dem.path], environment: ["GDAL_PAM_ENABLED": "NO"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try ReportFixture.batch(fixture.log, dem: fixture.dem)
+        let result = try Self.selfTest(page)
+
+        #expect(result["problems"] as? [String] == [], "console errors: \(result["problems"] ?? "")")
+        #expect(result["resources"] as? [String] == [], "requests: \(result["resources"] ?? "")")
+        #expect(result["canvasPainted"] as? Bool == true)
+        // One row per input line, in order, each with its line.
+        let lines = records.compactMap { $0["line"] as? Int }
+        #expect(lines.count == ReportFixture.lines.count)
+        #expect(result["lines"] as? [Int] == lines)
+        #expect(result["renderedRows"] as? Int == ReportFixture.lines.count)
+        // Error lines are rows too, marked as errors.
+        let errors = records.filter { $0["status"] as? String == "error" }.compactMap { $0["line"] as? Int }
+        #expect(errors.count == 2)
+        #expect(result["errorLines"] as? [Int] == errors)
+        // A sightline per hit (and per skyline point).
+        let sightlines = records.filter { ["hit", "horizon"].contains($0["status"] as? String) }.count
+        #expect(sightlines > 20)
+        #expect(result["sightlinesDrawn"] as? Int == sightlines)
+        // Filtering by a place name leaves exactly the lines batch placed there.
+        let place = try #require(result["filter"] as? String)
+        let expected = records.filter { Self.haystack($0).contains(place.lowercased()) }.compactMap { $0["line"] as? Int }
+        #expect(!expected.isEmpty && expected.count < lines.count, "the filter \(place) must keep some lines and drop others")
+        #expect(result["filteredLines"] as? [Int] == expected)
+        // A click on the Distance header sorts nearest first (lines without a target first, then by line).
+        let byDistance = records.map { record -> (Double, Int) in
+            let distance = (record["target"] as? [String: Any])?["distance"] as? Double
+            return (distance.map { $0.rounded() } ?? -1, record["line"] as? Int ?? 0)
+        }.sorted { $0.0 != $1.0 ? $0.0 < $1.0 : $0.1 < $1.1 }.map(\.1)
+        #expect(result["sortedLines"] as? [Int] == byDistance)
+        // A row click selects the row and shows its profile; a sightline click selects its row.
+        #expect(result["selectedLine"] as? Int == result["clickedLine"] as? Int)
+        #expect(result["profileShown"] as? Bool == true)
+        #expect(result["profileRay"] as? Bool == true)
+        let mapLine = try #require(result["mapClickLine"] as? Int, "no sightline was clicked")
+        #expect(result["mapClickRow"] as? Int == mapLine)
+        #expect(mapLine != result["clickedLine"] as? Int)
+        // Zoom and pan.
+        #expect(abs((result["zoomFactor"] as? Double ?? 0) - 1.5) < 1e-9)
+        #expect((result["panned"] as? [Double])?.map { $0.rounded() } == [50, 30])
+    }
+
+    /// A real phone log (Sensor Logger, Android, recorded where no shared tile is): every
+    /// record is a row, every row an error marked as one, and the page still works.
+    @Test(.enabled(if: runs && SharedData.available(SharedData.sensorLogs.appendingPathComponent("sensorlogger_android_2024"))),
+          .timeLimit(.minutes(1)))
+    func testRealLogOfErrorsShowsEveryRecordMarked() throws {
+        let export = SharedData.sensorLogs.appendingPathComponent("sensorlogger_android_2024")
+        let fixture = try ReportFixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let page = fixture.directory.appendingPathComponent("real.html")
+        let run = try CLIRunner.run(["report", export.path, "-o", page.path, "--dem", fixture.dem.path], environment: ["GDAL_PAM_ENABLED": "NO"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try ReportFixture.batch(export, dem: fixture.dem)
+        let result = try Self.selfTest(page)
+        #expect(result["problems"] as? [String] == [])
+        #expect(result["resources"] as? [String] == [])
+        let lines = records.compactMap { $0["line"] as? Int }
+        #expect(!lines.isEmpty)
+        #expect(result["lines"] as? [Int] == lines)
+        #expect(result["errorLines"] as? [Int] == records.filter { $0["status"] as? String == "error" }.compactMap { $0["line"] as? Int })
+    }
+
+    /// The README's screenshot: `TAPSEEK_UPDATE_SCREENSHOT=1 swift test --filter ReportBrowserTests`
+    /// writes it to docs/images/report.png; otherwise to a temporary file, checked for being a
+    /// picture of the page.
+    @Test(.enabled(if: runs), .timeLimit(.minutes(1)))
+    func testScreenshotOfReport() throws {
+        let fixture = try ReportFixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let page = fixture.directory.appendingPathComponent("report.html")
+        let run = try CLIRunner.run(["report", fixture.log.path, "-o", page.path, "--dem", fixture.dem.path], environment: ["GDAL_PAM_ENABLED": "NO"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let update = ProcessInfo.processInfo.environment["TAPSEEK_UPDATE_SCREENSHOT"] == "1"
+        let shot = update ? CLIRunner.packageRoot.appendingPathComponent("docs/images/report.png")
+                          : fixture.directory.appendingPathComponent("report.png")
+        _ = try Self.chromium(["--screenshot=\(shot.path)"], page: page, hash: "#line=\(ReportFixture.screenshotLine)")
+        let png = try Data(contentsOf: shot)
+        #expect(png.starts(with: [0x89, 0x50, 0x4E, 0x47]))
+        #expect(png.count > 50_000, "a screenshot of the map and table is not a blank page")
+    }
+}

@@ -56,7 +56,7 @@ CARRIED_FROM = re.compile(rb'"carriedFrom":(\d+)')
 
 # Options of `tapseek batch` that take a value (the others are flags).
 VALUE_OPTIONS = {"--format", "--output", "--jobs", "--every", "--min-move", "--dem", "--cache-mb",
-                 "--refraction", "--step", "--samples", "--seed"}
+                 "--refraction", "--step", "--samples", "--seed", "--skyline-range"}
 FLAG_OPTIONS = {"--uncertainty", "--carry-calibration", "--no-carry-calibration", "--numbered"}
 
 # Roles of the lines sent to tapseek: a result to keep, context to drop, a probe to read.

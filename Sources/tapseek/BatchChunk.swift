@@ -12,6 +12,44 @@ enum BatchChunk: Sendable {
     /// 1024 lines or 4 MiB of line bytes, whichever comes first: the byte cap keeps a chunk of
     /// long lines (up to ``BatchRecord/maximumLineLength`` each) from holding a GiB.
     static let maximumBytes = 4 << 20
+
+    /// Hands `body` each record of the chunk in order (lines decoded here, with their carried
+    /// calibrations); returns the input bytes the chunk covered (0 for decoded records).
+    func forEachRecord(decoder: ReadingDecoder, _ body: (BatchRecord) -> Void) -> Int {
+        switch self {
+        case .lines(let lines, let carried):
+            var bytes = 0
+            for (i, line) in lines.enumerated() {
+                bytes += line.byteCount
+                var record = BatchRecord(jsonLine: line, decoder: decoder)
+                if !carried.isEmpty { record.carriedCalibration = carried[i] }
+                body(record)
+            }
+            return bytes
+        case .records(let records):
+            records.forEach(body)
+            return 0
+        }
+    }
+}
+
+extension BatchInput {
+    /// Reads chunks into `pipeline` until it is full or the input ends (then true), carrying
+    /// calibrations onto them; a read error ends the input and is stored in `failure`; other errors propagate.
+    mutating func fill<Output>(_ pipeline: inout BatchPipeline<BatchChunk, Output>, chunkSize: Int, carry: inout CalibrationCarry?,
+                               decoder: ReadingDecoder, failure: inout InputError?) throws -> Bool {
+        while !pipeline.isFull {
+            do {
+                guard var chunk = try nextChunk(maximumRecords: chunkSize) else { return true }
+                carry?.carry(into: &chunk, decoder: decoder)
+                pipeline.submit(chunk)
+            } catch let error as InputError {
+                failure = error
+                return true
+            }
+        }
+        return false
+    }
 }
 
 /// What a job makes of a chunk: result lines ready to write, and their tally.
@@ -37,17 +75,7 @@ struct BatchChunkOutput: Sendable {
             }
             output.tally.count(result)
         }
-        switch chunk {
-        case .lines(let lines, let carried):
-            for (i, line) in lines.enumerated() {
-                output.inputBytes += line.byteCount
-                var record = BatchRecord(jsonLine: line, decoder: decoder)
-                if !carried.isEmpty { record.carriedCalibration = carried[i] }
-                emit(record)
-            }
-        case .records(let records):
-            records.forEach(emit)
-        }
+        output.inputBytes = chunk.forEachRecord(decoder: decoder, emit)
         return output
     }
 }

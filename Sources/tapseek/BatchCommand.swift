@@ -75,18 +75,8 @@ struct BatchCommand: AsyncParsableCommand {
         var failure: InputError?
         var inputEnded = false
         while true {
-            while !inputEnded, !pipeline.isFull {
-                do {
-                    if var chunk = try input.nextChunk(maximumRecords: batch.chunkSize) {
-                        carry?.carry(into: &chunk, decoder: decoder)
-                        pipeline.submit(chunk)
-                    } else {
-                        inputEnded = true
-                    }
-                } catch let error as InputError {
-                    failure = error
-                    inputEnded = true
-                }
+            if !inputEnded {
+                inputEnded = try input.fill(&pipeline, chunkSize: batch.chunkSize, carry: &carry, decoder: decoder, failure: &failure)
             }
             guard var output = await pipeline.next() else { break }
             output.json.flush()

@@ -14,17 +14,7 @@ struct ReportChunk: Sendable {
             output.rows.append(result, refraction: refraction)
             output.tally.count(result)
         }
-        switch chunk {
-        case .lines(let lines, let carried):
-            for (i, line) in lines.enumerated() {
-                output.inputBytes += line.byteCount
-                var record = BatchRecord(jsonLine: line, decoder: decoder)
-                if !carried.isEmpty { record.carriedCalibration = carried[i] }
-                emit(record)
-            }
-        case .records(let records):
-            records.forEach(emit)
-        }
+        output.inputBytes = chunk.forEachRecord(decoder: decoder, emit)
         return output
     }
 }

@@ -83,18 +83,8 @@ struct ReportCommand: AsyncParsableCommand {
         var failure: InputError?
         var inputEnded = false
         while true {
-            while !inputEnded, !pipeline.isFull {
-                do {
-                    if var chunk = try input.nextChunk(maximumRecords: batch.chunkSize) {
-                        carry?.carry(into: &chunk, decoder: decoder)
-                        pipeline.submit(chunk)
-                    } else {
-                        inputEnded = true
-                    }
-                } catch let error as InputError {
-                    failure = error
-                    inputEnded = true
-                }
+            if !inputEnded {
+                inputEnded = try input.fill(&pipeline, chunkSize: batch.chunkSize, carry: &carry, decoder: decoder, failure: &failure)
             }
             guard let chunk = await pipeline.next() else { break }
             rows.merge(chunk.rows)

@@ -119,6 +119,20 @@ struct PhotoFitTests {
         #expect(sigmas.heading < 0.2 && sigmas.orientationCorrelation != nil)
     }
 
+    /// A photo of a hillside 100 m away fits its rendered skyline perfectly, but in a real photo
+    /// the DEM's own ±6 m put that skyline ±3° off: it is refused, and the warning says why.
+    @Test func aHillsideCloseByIsRefusedForTheDEMsHeightError() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "a slope above the Dudh Kosi", location: .init(latitude: 27.38422, longitude: 86.35601),
+                          truth: CameraOrientation(heading: 138, pitch: 6, roll: 1), compassError: 9)
+        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera).render(locator: locator)
+        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)), pixels: image)
+        #expect((result.skyline?.coverage ?? 0) > 0.8, "the skyline is plain to see")
+        #expect(result.status == .uncalibrated)
+        let refusal = try #require(result.warnings.first { $0.code == .calibrationRefused })
+        #expect(refusal.message.contains("km away, where the DEM's heights (±6 m) alone put it"), "\(refusal.message)")
+    }
+
     /// Photos where no trustworthy skyline can be had: each is refused (uncalibrated), or
     /// calibrated within 1° of the truth — never calibrated wrong.
     @Test func hardPhotosAreRefusedOrRight() throws {

@@ -27,19 +27,26 @@ import Foundation
 /// - the DEM's skyline behind the matched points rises and falls by less than ``minimumRelief``
 ///   about the straight line that best follows it: pitch and roll tilt a straight skyline into
 ///   any other, so only its ups and downs can fix the heading;
+/// - the heading's standard error (see **Covariance**) exceeds ``maximumHeadingSigma``;
 /// - the heading does not matter enough: turned by any of ``headingProbes`` and refitted in pitch
 ///   and roll, the skyline still matches ``rivalShare`` as many points, with a residual at most
 ///   twice the fit's (or 0.05° more);
 /// - another fit at a heading more than 1° away explains nearly as many points
 ///   (``rivalShare``): a skyline that repeats, or says too little;
-/// - the heading's standard error exceeds ``maximumHeadingSigma``;
 /// - the fit lies on the edge of the search box.
 ///
-/// **Covariance**: σ²·(JᵀJ)⁻¹ over the matched points, σ the residual (at least
-/// ``Calibration/sigmaFloor``), inflated as if only ``effectivePoints`` were independent: a
-/// detected skyline's errors are correlated over many neighbouring columns (a ridge's haze, a
-/// row of trees), so treating 300 columns as 300 independent measurements would make the fit
-/// look 3× surer than it is.
+/// Probes and rivals count their points within the best fit's tolerance, not their own: each
+/// fit's tolerance follows its own misfits, so a worse fit would otherwise be judged more leniently.
+///
+/// **Covariance**: (Jᵀ W J)⁻¹ over the matched points, inflated as if only ``effectivePoints``
+/// were independent: a detected skyline's errors are correlated over many neighbouring columns
+/// (a ridge's haze, a row of trees), so treating 300 columns as 300 independent measurements
+/// would make the fit look 3× surer than it is. Each point's weight is 1/σᵢ², where σᵢ combines
+/// the fit's residual (at least ``Calibration/sigmaFloor``) with the angle the DEM's own height
+/// error subtends at the distance of the skyline behind the point, ``demHeightError``/dᵢ. A
+/// rendered photo matches its DEM exactly, but a real one does not: a skyline 100 m away is
+/// uncertain by 3.5° from the DEM alone, 10 km away by 0.035°. So a photo of a hillside close by
+/// is refused for its heading's standard error, however well its pixels fit.
 public enum PhotoOrientationFit {
     /// The search: how far from the given angles each goes, degrees; a nil heading searches all 360°.
     public struct Limits: Sendable, Hashable {
@@ -78,6 +85,10 @@ public enum PhotoOrientationFit {
     public static let rivalShare = 0.8
     public static let maximumHeadingSigma = 0.25
     public static let effectivePoints = 30.0
+    /// The DEM's random height error, metres (1σ): SRTM's relative vertical accuracy is specified
+    /// as 10 m at 90 % (Rodriguez et al. 2006, "A Global Assessment of the SRTM Performance"),
+    /// 10/1.645 ≈ 6 m.
+    public static let demHeightError = 6.0
 
     /// A fitted orientation and its covariance.
     public struct Fit: Sendable, Hashable {
@@ -94,9 +105,11 @@ public enum PhotoOrientationFit {
     ///   - profile: the DEM's skyline over ``OrientationFit/azimuthWindow(given:camera:skyline:limits:)``
     ///     of the search (a whole turn for a 360° search), NaN where it is unknown or unsettled.
     ///   - lowerBounds: over the same azimuths, the unsettled skyline's angles (NaN elsewhere).
+    ///   - distances: over the same azimuths, the skyline's distance from the camera, metres (in
+    ///     the profile's `angles`); without it the DEM's height error is not counted.
     /// - Throws: ``CalibrationError`` `no-fit` with the reason.
     public static func fit(given: CameraOrientation, camera: PinholeCamera, points: [Reading.Pixel], profile: SkylineProfile,
-                           lowerBounds: SkylineProfile? = nil, limits: Limits) throws(CalibrationError) -> Fit {
+                           lowerBounds: SkylineProfile? = nil, distances: SkylineProfile? = nil, limits: Limits) throws(CalibrationError) -> Fit {
         // Evenly chosen points across the image.
         let ordered = points.indices.sorted { points[$0].x < points[$1].x }
         let take = min(ordered.count, finePoints)
@@ -141,18 +154,32 @@ public enum PhotoOrientationFit {
         guard relief >= minimumRelief else {
             throw .noFit(String(format: "the DEM's skyline behind the photo's is nearly straight (%.2f° of relief beyond a tilted line): it cannot fix the heading", relief))
         }
+        let demErrors = Self.demErrors(fit: fit, at: best.angles, points: matched, distances: distances)
+        let covariance = Self.covariance(fit: fit, at: best.angles, matched: matched, rms: best.rms, demErrors: demErrors)
+        let headingSigma = covariance.map { $0[0][0].squareRoot() } ?? .infinity
+        guard headingSigma <= maximumHeadingSigma else {
+            let typical = demErrors.sorted()[demErrors.count / 2]
+            if typical > max(best.rms, Calibration.sigmaFloor) {
+                let distance = Self.demHeightError / tan(typical * .pi / 180)
+                throw .noFit(String(format: "the heading is ill-determined (±%.2f°): the skyline lies about %.1f km away, where the DEM's heights (±%.0f m) alone put it ±%.2f° off", headingSigma, distance / 1000, Self.demHeightError, typical))
+            }
+            throw .noFit(String(format: "the heading is ill-determined (±%.2f°): the skyline is too featureless to fix it", headingSigma))
+        }
         for probe in headingProbes {
             var turned = best.angles
             turned.heading += probe
-            let refitted = fit.refine(from: turned, free: [1, 2])
-            if Double(refitted.matched) >= rivalShare * Double(best.matched), refitted.rms <= max(2 * best.rms, best.rms + 0.05) {
-                throw .noFit(String(format: "the heading is ill-determined: turned by %+.0f° the skyline still fits (%d of %d points)", probe, refitted.matched, best.matched))
+            let refitted = matches(fit: fit, at: fit.refine(from: turned, free: [1, 2]).angles, tolerance: best.tolerance)
+            if Double(refitted.count) >= rivalShare * Double(best.matched), refitted.rms <= max(2 * best.rms, best.rms + 0.05) {
+                throw .noFit(String(format: "the heading is ill-determined: turned by %+.0f° the skyline still fits (%d of %d points, %.3f° rms against %.3f°)",
+                                    probe, refitted.count, best.matched, refitted.rms, best.rms))
             }
         }
-        if let rival = fits.dropFirst().first(where: { abs(remainder($0.angles.heading - best.angles.heading, 360)) > 1 }),
-           Double(rival.matched) >= rivalShare * Double(best.matched) {
-            throw .noFit(String(format: "ambiguous: headings %.1f° and %.1f° explain the skyline almost equally (%d and %d points)",
-                                normalizedAzimuth(best.angles.heading), normalizedAzimuth(rival.angles.heading), best.matched, rival.matched))
+        for rival in fits.dropFirst() where abs(remainder(rival.angles.heading - best.angles.heading, 360)) > 1 {
+            let explained = matches(fit: fit, at: rival.angles, tolerance: best.tolerance).count
+            if Double(explained) >= rivalShare * Double(best.matched) {
+                throw .noFit(String(format: "ambiguous: headings %.1f° and %.1f° explain the skyline almost equally (%d and %d points)",
+                                    normalizedAzimuth(best.angles.heading), normalizedAzimuth(rival.angles.heading), best.matched, explained))
+            }
         }
         let d = OrientationFit.Angles(heading: remainder(best.angles.heading - given.heading, 360), pitch: best.angles.pitch - given.pitch,
                                       roll: best.angles.roll - given.roll)
@@ -160,16 +187,19 @@ public enum PhotoOrientationFit {
         if (!fullCircle && abs(d.heading) > fit.limits.heading - edge) || abs(d.pitch) > fit.limits.pitch - edge || abs(d.roll) > fit.limits.roll - edge {
             throw .noFit(String(format: "the best fit lies on the edge of the search (heading %+.1f°, pitch %+.1f°, roll %+.1f°): the photo is not from here, or tilted beyond the search", d.heading, d.pitch, d.roll))
         }
-        let covariance = Self.covariance(fit: fit, at: best.angles, misfits: misfits, matched: matched, rms: best.rms)
-        let headingSigma = covariance.map { $0[0][0].squareRoot() } ?? .infinity
-        guard headingSigma <= maximumHeadingSigma else {
-            throw .noFit(String(format: "the heading is ill-determined (±%.2f°): the skyline is too featureless to fix it", headingSigma))
-        }
         var calibration = Calibration(heading: normalizedAzimuth(best.angles.heading), pitch: best.angles.pitch, roll: best.angles.roll,
                                       correction: .init(heading: d.heading, pitch: d.pitch, roll: d.roll), residual: best.rms,
                                       matched: best.matched, points: pixels.count)
         calibration.covariance = covariance
         return Fit(calibration: calibration, matchedPoints: matched.map { chosen[$0] })
+    }
+
+    /// How many of the points lie within `tolerance` of the DEM's skyline under the angles `a`,
+    /// and their RMS misfit: rivals and probes are judged by the best fit's tolerance, not their own.
+    static func matches(fit: OrientationFit, at a: OrientationFit.Angles, tolerance: Double) -> (count: Int, rms: Double) {
+        let within = fit.misfits(a).prefix(fit.skylineRays.count).filter { abs($0) <= tolerance }
+        let sum = within.reduce(0) { $0 + $1 * $1 }
+        return (within.count, within.isEmpty ? .infinity : (sum / Double(within.count)).squareRoot())
     }
 
     /// How far (degrees) the DEM's skyline behind `points` rises and falls about its least-squares
@@ -207,20 +237,36 @@ public enum PhotoOrientationFit {
         return bounded == 0 ? 0 : Double(below) / Double(bounded)
     }
 
-    /// σ²·(JᵀJ)⁻¹ over the matched points, inflated to ``effectivePoints``; degrees², rows and
-    /// columns heading, pitch, roll. Nil when singular.
-    static func covariance(fit: OrientationFit, at a: OrientationFit.Angles, misfits: [Double], matched: [Int], rms: Double) -> [[Double]]? {
+    /// The angle (degrees) the DEM's height error subtends at the skyline behind each of
+    /// `points` under the angles `a`: ``demHeightError`` over the skyline's distance; 0 without
+    /// distances or where the distance is unknown.
+    static func demErrors(fit: OrientationFit, at a: OrientationFit.Angles, points: [Int], distances: SkylineProfile?) -> [Double] {
+        guard let distances else { return points.map { _ in 0 } }
+        let tilt = OrientationFit.Tilt(pitch: a.pitch, roll: a.roll)
+        return points.map { i in
+            let d = distances.angle(at: a.heading + tilt.level(fit.skylineRays[i]).azimuth)
+            return d.isFinite && d > 0 ? atan(demHeightError / d) * 180 / .pi : 0
+        }
+    }
+
+    /// (Jᵀ W J)⁻¹ over the matched points, each weighted by 1/σᵢ² with σᵢ² the residual (at
+    /// least the floor) squared plus its `demErrors` squared, inflated to ``effectivePoints``;
+    /// degrees², rows and columns heading, pitch, roll. Nil when singular.
+    static func covariance(fit: OrientationFit, at a: OrientationFit.Angles, matched: [Int], rms: Double, demErrors: [Double]) -> [[Double]]? {
         let jacobian = fit.jacobian(at: a, free: [0, 1, 2])
-        var normal = [[Double]](repeating: [0, 0, 0], count: 3)
-        for i in matched { for p in 0..<3 { for q in 0..<3 { normal[p][q] += jacobian[p][i] * jacobian[q][i] } } }
         let sigma = max(rms.isFinite ? rms : 1, Calibration.sigmaFloor)
+        var normal = [[Double]](repeating: [0, 0, 0], count: 3)
+        for (i, dem) in zip(matched, demErrors) {
+            let weight = 1 / (sigma * sigma + dem * dem)
+            for p in 0..<3 { for q in 0..<3 { normal[p][q] += weight * jacobian[p][i] * jacobian[q][i] } }
+        }
         let inflation = max(1, Double(matched.count) / effectivePoints)
         var columns: [[Double]] = []
         for k in 0..<3 {
             var unit = [0.0, 0, 0]
             unit[k] = 1
             guard let column = OrientationFit.solve(normal, unit) else { return nil }
-            columns.append(column.map { $0 * sigma * sigma * inflation })
+            columns.append(column.map { $0 * inflation })
         }
         return columns
     }

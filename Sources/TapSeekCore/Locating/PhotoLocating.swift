@@ -95,6 +95,8 @@ extension Locator {
         let profile = SkylineProfile(points: points, step: Self.calibrationAzimuthStep)
         let lowerBounds = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
                                          angles: points.map { $0.complete ? .nan : $0.elevationAngle ?? .nan })
+        let distances = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
+                                       angles: points.map { $0.complete && $0.elevationAngle != nil ? $0.distance : .nan })
 
         var result = PhotoResult(status: .uncalibrated, reading: reading, sources: sources, skyline: skyline)
         var final = reading
@@ -105,7 +107,7 @@ extension Locator {
         } else {
             do {
                 let fit = try PhotoOrientationFit.fit(given: given, camera: camera, points: detected, profile: profile,
-                                                      lowerBounds: lowerBounds, limits: limits)
+                                                      lowerBounds: lowerBounds, distances: distances, limits: limits)
                 result.status = .calibrated
                 result.calibration = fit.calibration
                 let c = fit.calibration

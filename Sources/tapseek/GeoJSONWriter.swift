@@ -172,24 +172,17 @@ enum GeoJSONWriter {
         }
         writeResultProperties(r, to: &out)
         if let o = r.observer {
-            out.append(",\"observerLatitude\":")
-            out.appendFixed(o.latitude, decimals: 7)
-            out.append(",\"observerLongitude\":")
-            out.appendFixed(o.longitude, decimals: 7)
-            out.append(",\"observerAltitude\":")
-            out.appendFixed(o.altitude, decimals: 2)
-            if let g = o.groundElevation {
-                out.append(",\"groundElevation\":")
-                out.appendFixed(g, decimals: 2)
-            }
+            member(",\"observerLatitude\":", o.latitude, decimals: 7, to: &out)
+            member(",\"observerLongitude\":", o.longitude, decimals: 7, to: &out)
+            member(",\"observerAltitude\":", o.altitude, decimals: 2, to: &out)
+            if let g = o.groundElevation { member(",\"groundElevation\":", g, decimals: 2, to: &out) }
         }
         if let u = r.uncertainty {
-            out.append(",\"samples\":\(u.samples),\"hitShare\":")
-            out.appendFixed(u.hitShare, decimals: 4)
+            out.append(",\"samples\":\(u.samples)")
+            member(",\"hitShare\":", u.hitShare, decimals: 4, to: &out)
             for (key, value) in [(",\"distanceP2_5\":" as StaticString, u.distance.p2_5), (",\"distanceP50\":", u.distance.p50),
                                  (",\"distanceP97_5\":", u.distance.p97_5)] where value.isFinite {
-                out.append(key)
-                out.appendFixed(value, decimals: 2)
+                member(key, value, decimals: 2, to: &out)
             }
         }
         out.append("},\"geometry\":")
@@ -207,6 +200,12 @@ enum GeoJSONWriter {
         out.append("}")
     }
 
+    /// Appends `key` (its comma and colon included) and a fixed-point number.
+    private static func member(_ key: StaticString, _ value: Double, decimals: Int, to out: inout OutputBuffer) {
+        out.append(key)
+        out.appendFixed(value, decimals: decimals)
+    }
+
     /// The result JSON's fields, flattened where GeoJSON viewers show one level of properties.
     private static func writeResultProperties(_ r: LocateResult, to out: inout OutputBuffer) {
         if let time = r.time {
@@ -216,12 +215,9 @@ enum GeoJSONWriter {
         out.append(",\"status\":\"\(r.status.rawValue)\"")
         if let t = r.target {
             // The position is the geometry's; the measures are the result JSON's.
-            out.append(",\"elevation\":")
-            out.appendFixed(t.elevation, decimals: 2)
-            out.append(",\"distance\":")
-            out.appendFixed(t.distance, decimals: 2)
-            out.append(",\"slantRange\":")
-            out.appendFixed(t.slantRange, decimals: 2)
+            member(",\"elevation\":", t.elevation, decimals: 2, to: &out)
+            member(",\"distance\":", t.distance, decimals: 2, to: &out)
+            member(",\"slantRange\":", t.slantRange, decimals: 2, to: &out)
         }
         if let s = r.sightline {
             out.append(",")

@@ -22,7 +22,7 @@ struct AimCommand: AsyncParsableCommand {
             """
     )
 
-    @Argument(help: "Request JSON (JSON Lines with --batch), or - for stdin (default).")
+    @Argument(help: "Request JSON (JSON Lines with --batch), or - for stdin.")
     var file: String = "-"
 
     @Flag(help: "JSON Lines in, one JSON line out per input line.")

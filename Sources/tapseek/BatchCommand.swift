@@ -18,7 +18,7 @@ struct BatchCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin (default).")
+    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin.")
     var file: String = "-"
 
     @Option(help: "Input format; auto recognises JSON Lines, the phone apps' CSV headers and export folders.")

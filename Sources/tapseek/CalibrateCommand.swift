@@ -18,7 +18,7 @@ struct CalibrateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Reading JSON file, or - for stdin (default).")
+    @Argument(help: "Reading JSON file, or - for stdin.")
     var file: String = "-"
 
     @OptionGroup var options: LocateOptions

@@ -16,7 +16,7 @@ struct LocateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Reading JSON file, or - for stdin (default).")
+    @Argument(help: "Reading JSON file, or - for stdin.")
     var file: String = "-"
 
     @OptionGroup var options: LocateOptions

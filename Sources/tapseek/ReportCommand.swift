@@ -12,14 +12,14 @@ struct ReportCommand: AsyncParsableCommand {
         discussion: """
         The page needs no network: its script, style and relief image (drawn from the DEM) are \
         inside it. It shows the observers, sightlines and targets over the relief (pan: drag; \
-        zoom: wheel or +/-), a table of every input line (errors included) that sorts and \
+        zoom: wheel or +/-), a table of every non-blank input line (errors included) that sorts and \
         filters, and the terrain profile of the reading selected. A summary goes to stderr, and \
         a progress line when stderr is a terminal. Exit status 0 when the page is written, also \
         when some lines are errors.
         """
     )
 
-    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin (default).")
+    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin.")
     var file: String = "-"
 
     @Option(name: [.short, .customLong("output")], help: "The HTML file to write.")

@@ -16,7 +16,7 @@ struct SkylineCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Reading JSON file (location, orientation, camera), or - for stdin (default).")
+    @Argument(help: "Reading JSON file (location, orientation, camera), or - for stdin.")
     var file: String = "-"
 
     @OptionGroup var options: LocateOptions

@@ -33,6 +33,17 @@ struct TopLevelCommandTests {
         #expect(paragraph.contains("(default: all cores)"), "\(paragraph)")
     }
 
+    /// No argument or option says its default twice, in its words and again in the parser's
+    /// (before issue 29: "- for stdin (default). (default: -)").
+    @Test(arguments: ["aim", "batch", "calibrate", "elevation", "geocode", "locate", "panorama", "photo", "report", "skyline",
+                      "viewshed", "search", "dem info", "dem fetch", "polyline decode", "polyline encode"])
+    func helpNeverSaysADefaultTwice(command: String) throws {
+        let help = try CLIRunner.run(["help"] + command.split(separator: " ").map(String.init))
+        #expect(help.status == 0)
+        let text = help.stdout.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        #expect(text.range(of: #"\(default[^)]*\)\.? \(default"#, options: .regularExpression) == nil, "\(help.stdout)")
+    }
+
     /// A misspelt `headingReference` is located as given (true north) but said in a warning that
     /// names the key meant.
     @Test func misspeltKeysAreWarnedAbout() throws {

@@ -52,12 +52,14 @@ PRETTY_LINES = 16                # lines batch looks at for a pretty-printed rea
 # calibration carried onto it, and nothing else of it is kept.
 PROBE = b'{"location":{"latitude":0,"longitude":0},"orientation":{"heading":0,"headingReference":"true","pitch":0}}'
 LINE_KEY = re.compile(rb'"line":(\d+)')
+# A line of spaces, tabs and carriage returns alone: tapseek batch skips it (a Java regex).
+BLANK_LINE = "^[ \\t\\r]*$"
 CARRIED_FROM = re.compile(rb'"carriedFrom":(\d+)')
 
 # Options of `tapseek batch` that take a value (the others are flags).
 VALUE_OPTIONS = {"--format", "--output", "--jobs", "--every", "--min-move", "--dem", "--cache-mb",
                  "--refraction", "--step", "--samples", "--seed", "--skyline-range"}
-FLAG_OPTIONS = {"--uncertainty", "--carry-calibration", "--no-carry-calibration", "--numbered"}
+FLAG_OPTIONS = {"--uncertainty", "--carry-calibration", "--no-carry-calibration", "--numbered", "--geojson-sightlines"}
 
 # Roles of the lines sent to tapseek: a result to keep, context to drop, a probe to read.
 KEEP, DROP, PROBE_ROLE = 0, 1, 2
@@ -211,8 +213,9 @@ def run_tapseek(command, env, chunks):
     as RDD.pipe does but with bytes; yields Arrow batches of OUTPUT_SCHEMA: a row for each KEEP
     line (its result) and each PROBE line (the calibration in force there), in order.
 
-    The result of a line is one output line, or several consecutive ones (GeoJSON), that carry
-    its number; the output is matched to the input by that number."""
+    The result of a line is one output line (a result JSON, or a GeoJSON Text Sequence record:
+    RS, a Feature, LF) that carries its number; the output is matched to the input by that
+    number."""
     import pyarrow as pa
     errors = tempfile.TemporaryFile()
     try:
@@ -400,17 +403,24 @@ class CarryPlan:
 
 
 class Followed:
-    """Whether the line after a candidate is one that cannot calibrate (a probe goes there)."""
+    """Whether the next non-blank line after a candidate is one that cannot calibrate (a probe
+    goes there); blank lines are no records, so tapseek's carry never sees them."""
 
-    def __init__(self, candidates, total):
+    def __init__(self, candidates, blanks, total):
         self.candidates = candidates
+        self.blanks = blanks
         self.total = total
 
     def __call__(self, number):
-        if number + 1 > self.total:
+        following = number + 1
+        j = bisect.bisect_left(self.blanks, following)
+        while j < len(self.blanks) and self.blanks[j] == following:
+            following += 1
+            j += 1
+        if following > self.total:
             return False
-        i = bisect.bisect_left(self.candidates, number + 1)
-        return not (i < len(self.candidates) and self.candidates[i] == number + 1)
+        i = bisect.bisect_left(self.candidates, following)
+        return not (i < len(self.candidates) and self.candidates[i] == following)
 
 
 # ---------------------------------------------------------------------------------------------
@@ -552,28 +562,33 @@ def run(spark, args, batch):
     reader = spark.read.option("lineSep", "\n")
     candidate_test = F.instr(F.col("value"), '"skyline"') > 0
     candidate_test = candidate_test | (F.instr(F.col("value"), '"landmarks"') > 0)
+    # Blank lines are no readings: tapseek batch gives them no record (its Line.isBlank).
+    blank_test = F.col("value").rlike(BLANK_LINE)
     scanned = reader.text(args.input).select(
         F.col("value"), F.col("_metadata.file_path").alias("file"), F.col("_metadata.file_block_start").alias("start"),
-        F.monotonically_increasing_id().alias("row"), candidate_test.alias("candidate"))
+        F.monotonically_increasing_id().alias("row"), candidate_test.alias("candidate"), blank_test.alias("blank"))
     splits = sorted(scanned.groupBy("file", "start")
                     .agg(F.count("*").alias("n"), F.min("row").alias("first"),
-                         F.collect_list(F.when(F.col("candidate"), F.col("row"))).alias("candidates"))
+                         F.collect_list(F.when(F.col("candidate"), F.col("row"))).alias("candidates"),
+                         F.collect_list(F.when(F.col("blank"), F.col("row"))).alias("blanks"))
                     .collect(), key=lambda s: (s["file"], s["start"]))
-    offsets, candidates, total = [], [], 0
+    offsets, candidates, blanks, total = [], [], [], 0
     for s in splits:
         offsets.append((s["file"], s["start"], s["first"], total))
         candidates += [total + row - s["first"] + 1 for row in s["candidates"]]
+        blanks += [total + row - s["first"] + 1 for row in s["blanks"]]
         total += s["n"]
     if total == 0:
         raise Failure(f"{args.input} has no lines")
     candidates.sort()
+    blanks.sort()
     check_head([r[0] for r in reader.text(splits[0]["file"]).select(F.col("value").cast("binary"))
                 .limit(DETECTION_LINES).collect()], args.input)
     offsets_frame = spark.createDataFrame(offsets, "file string, start long, first long, offset long")
     # The observer's 1-degree cell, parsed once in the JVM: only a hint for partitioning (null for
     # a broken line), so it never changes a result.
     place = F.from_json("value", "location struct<latitude: double, longitude: double>").alias("place")
-    lines = (scanned.join(F.broadcast(offsets_frame), ["file", "start"])
+    lines = (scanned.filter(~F.col("blank")).join(F.broadcast(offsets_frame), ["file", "start"])
              .select("*", place)
              .select((F.col("offset") + F.col("row") - F.col("first") + 1).alias("line"),
                      F.col("value").cast("binary").alias("raw"),
@@ -582,7 +597,9 @@ def run(spark, args, batch):
                      F.floor(F.col("place.location.longitude")).alias("tile_lon")))
 
     partitions = args.partitions or max(2 * width, -(-total // 2_000_000))
-    json_settings = dict(settings, options=settings["options"] + (["--output", "json"] if batch.geojson else []))
+    # The calibration pass reads result JSON (its carriedFrom); GeoJSON's own flags are left out.
+    json_settings = dict(settings, options=[t for t in settings["options"] if t != "--geojson-sightlines"]
+                         + (["--output", "json"] if batch.geojson else []))
 
     # 3. Calibrations carried over (plain batch's order): the lines that may calibrate, in one
     #    ordered process, with a probe wherever the log went on with other lines.
@@ -590,7 +607,7 @@ def run(spark, args, batch):
     if batch.carry:
         if candidates:
             # Broadcasts hold plain values: the executors rebuild the helpers from them.
-            followed = sc.broadcast((candidates, total))
+            followed = sc.broadcast((candidates, blanks, total))
             ordered = lines.filter("candidate").select("line", "raw").repartition(1).sortWithinPartitions("line")
             first_pass = ordered.mapInArrow(carry_partition(json_settings, followed), OUTPUT_SCHEMA).persist()
             after = {r["line"]: r["source"] for r in first_pass.filter(F.col("kind") == PROBE_ROLE).collect()}
@@ -627,10 +644,10 @@ def run(spark, args, batch):
     else:
         (located.select("line", "result").repartition(partitions, key).sortWithinPartitions("line")
          .select(F.col("result").cast("string").alias("value")).write.text(args.outdir))
-    if not batch.geojson:
-        written = spark.read.text(args.outdir).count()
-        if written != total:
-            raise Failure(f"{written} results for {total} lines: the output is incomplete")
+    readings = total - len(blanks)
+    written = spark.read.text(args.outdir).count()
+    if written != readings:
+        raise Failure(f"{written} results for {readings} non-blank lines: the output is incomplete")
     seconds = time.monotonic() - started
     print(f"spark_batch: {total} lines in {seconds:.1f} s ({total / seconds:.0f}/s) over {partitions} partitions "
           f"→ {args.outdir}", file=sys.stderr)

@@ -8,8 +8,9 @@ Run by scripts/test-spark.sh with the venv's Python:
 
 `make-log` writes a log of at least N lines (12 000 by default) over the DEM tiles of DIR: short
 and 30 km sightlines, readings outside every tile, location-only records, broken lines of every
-kind plain batch answers with an error record (truncated JSON, empty and blank lines, a lone
-"{", invalid UTF-8, CRLF, a 1.5 MiB line, a byte-order mark on line 1, no final newline), and
+kind plain batch answers with an error record (truncated JSON, a lone "{", invalid UTF-8, CRLF,
+a 1.5 MiB line, a byte-order mark on line 1, no final newline), empty and blank lines (which it
+skips, between calibrations too), and
 readings with skyline traces whose calibration carries over to the readings after them (one
 refused, two in a row, one that cannot calibrate, one on the last line).
 
@@ -181,6 +182,7 @@ class Cases:
         self.same("--uncertainty --samples 20 --seed 7", self.subset("uncertain.jsonl", 400, stride=30),
                   ["--uncertainty", "--samples", "20", "--seed", "7"])
         self.same("--output geojson --step 50", small, ["--output", "geojson", "--step", "50"])
+        self.same("--output geojson --geojson-sightlines", small, ["--output", "geojson", "--geojson-sightlines"])
         self.same("--no-carry-calibration --refraction 0.2 --cache-mb 64, 7 partitions", small,
                   ["--no-carry-calibration", "--refraction", "0.2", "--cache-mb", "64"], extra_args=["--partitions", "7"])
 

@@ -16,12 +16,13 @@ struct AimCommand: AsyncParsableCommand {
             apparent (refracted) direction of the target, whether the sightline meets terrain more than \
             max(30 m, 0.5 % of the slant range) short of it and where, and with an orientation and a camera \
             the pixel where it appears. With --batch, JSON Lines in (FILE or stdin) and one JSON line out per \
-            input line, in order, each with its "line"; a bad line gives its error record and the run goes on. \
-            Exit status 1 when a single request cannot be answered.
+            non-blank input line, in order, each with its "line"; a bad line gives its error record and the run \
+            goes on. Exit status 1 when a single request cannot be answered, with the reason on stderr and \
+            nothing on stdout.
             """
     )
 
-    @Argument(help: "Request JSON (JSON Lines with --batch), or - for stdin (default).")
+    @Argument(help: "Request JSON (JSON Lines with --batch), or - for stdin.")
     var file: String = "-"
 
     @Flag(help: "JSON Lines in, one JSON line out per input line.")
@@ -35,11 +36,11 @@ struct AimCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Also draw the terrain along the sightline into this SVG file.", valueName: "file.svg"))
     var plot: String?
 
-    @Option(parsing: .unconditional, help: "Worker threads for --batch (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(parsing: .unconditional, help: "Worker threads for --batch.")
+    var jobs: JobCount = .allCores
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
         if batch, plot != nil { throw ValidationError("--plot draws one request; it cannot be used with --batch") }
         if batch, format == .geojson { throw ValidationError("--format geojson draws one request; it cannot be used with --batch") }
     }
@@ -50,7 +51,7 @@ struct AimCommand: AsyncParsableCommand {
         if batch {
             let descriptor = try Self.open(file)
             defer { if descriptor != STDIN_FILENO { close(descriptor) } }
-            try await ParallelLines(jobs: jobs, descriptor: descriptor, makeState: { TerrainSampler(catalog: locator.catalog) }) {
+            try await ParallelLines(jobs: jobs.value, descriptor: descriptor, makeState: { TerrainSampler(catalog: locator.catalog) }) {
                 (terrain: inout TerrainSampler, line: UnsafeBufferPointer<UInt8>, number: Int, out: inout OutputBuffer) in
                 var result: AimResult
                 let text = String(decoding: line, as: UTF8.self)
@@ -72,7 +73,9 @@ struct AimCommand: AsyncParsableCommand {
             throw InputError("request: \(error.description)")
         }
         let result = locator.aim(request, resolve: resolve)
-        if let plot, result.error == nil { try Self.writePlot(of: result, request: request, locator: locator, to: plot) }
+        // As locate: an error is said once, on stderr; stdout carries results only.
+        if let error = result.error { throw InputError(error.message) }
+        if let plot { try Self.writePlot(of: result, request: request, locator: locator, to: plot) }
         var out = OutputBuffer()
         switch format {
         case .json: out.appendJSON(result)
@@ -80,7 +83,6 @@ struct AimCommand: AsyncParsableCommand {
         }
         out.newline()
         out.flush()
-        if let error = result.error { throw InputError(error.message) }
     }
 
     /// The terrain under the sightline to the target, all the way to it (past the terrain in

@@ -61,18 +61,20 @@ struct BatchChunkOutput: Sendable {
     var inputBytes: Int
 
     /// Decodes (for lines), locates and formats one chunk with one terrain sampler.
-    static func make(from chunk: BatchChunk, batch: BatchLocator, decoder: ReadingDecoder, geoJSON: Bool = false) -> BatchChunkOutput {
+    /// `geoJSON`: the shape of each reading's GeoJSON Text Sequence record, or nil for result JSON.
+    static func make(from chunk: BatchChunk, batch: BatchLocator, decoder: ReadingDecoder,
+                     geoJSON: GeoJSONWriter.SequenceGeometry? = nil) -> BatchChunkOutput {
         var terrain = TerrainSampler(catalog: batch.locator.catalog)
         var output = BatchChunkOutput(json: OutputBuffer(), tally: BatchTally(), inputBytes: 0)
         func emit(_ record: BatchRecord) {
             let result = batch.locate(record, terrain: &terrain)
             // Only the writer writes, in order: a job's buffer must never flush itself.
-            if geoJSON {
-                GeoJSONWriter.writeFeatureLines(of: result, geoid: batch.locator.geoid, to: &output.json, flushing: false)
+            if let geoJSON {
+                GeoJSONWriter.writeSequenceRecord(of: result, geoid: batch.locator.geoid, geometry: geoJSON, to: &output.json)
             } else {
                 output.json.appendJSON(result)
-                output.json.newline(flushing: false)
             }
+            output.json.newline(flushing: false)
             output.tally.count(result)
         }
         output.inputBytes = chunk.forEachRecord(decoder: decoder, emit)
@@ -122,6 +124,12 @@ extension CalibrationCarry {
 }
 
 extension Line {
+    /// Whether the line holds nothing but spaces and tabs (its CR already dropped).
+    var isBlank: Bool {
+        guard case .text(let text) = content else { return false }
+        return text.utf8.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
+    }
+
     /// Bytes of the line in its input, terminator included (a CR or BOM dropped by the reader
     /// is not counted: this feeds a progress estimate).
     var byteCount: Int {

@@ -9,8 +9,8 @@ struct BatchCommand: AsyncParsableCommand {
         commandName: "batch",
         abstract: "Locate every reading of a JSON Lines file or a phone-app log, on all cores.",
         discussion: """
-        Writes one result JSON line per input record, in input order, each with its "line". A line \
-        that cannot be read becomes an error record {"line":N,"status":"error","error":{"code":"bad-input",\
+        Writes one result JSON line per input record, in input order, each with its "line"; blank \
+        lines are no records and get none. A line that cannot be read becomes an error record {"line":N,"status":"error","error":{"code":"bad-input",\
         "message":"line N: …"}} and the run goes on. Readings without orientation (GPSLogger, \
         phyphox) give location-only records (status "location"). A summary by status goes to \
         stderr, and a progress line when stderr is a terminal. Exit status 0 even when some \
@@ -18,17 +18,20 @@ struct BatchCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin (default).")
+    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin.")
     var file: String = "-"
 
     @Option(help: "Input format; auto recognises JSON Lines, the phone apps' CSV headers and export folders.")
     var format: BatchFormat = .auto
 
-    @Option(help: "Output: json (one result JSON per line) or geojson (one GeoJSON Feature per line, RFC 8142 style, each with the reading's id and line; --format geojson is shorthand for this).")
+    @Option(help: "Output: json (one result JSON per line) or geojson (a GeoJSON Text Sequence, RFC 8142: per reading one record of RS, a Feature and LF; the Feature is the target as a 3-D Point with the result's fields, its line and id as properties, null geometry for an error; --format geojson is shorthand for this).")
     var output: LocateOutputFormat = .json
 
-    @Option(parsing: .unconditional, help: "Chunks of readings located at once; the default is the number of active processors.")
-    var jobs: Int = BatchLocator.defaultJobs
+    @Flag(help: "With --output geojson: each reading's Feature is its sightline (a 3-D LineString from the eye to the target) instead of the target Point.")
+    var geojsonSightlines = false
+
+    @Option(parsing: .unconditional, help: "Chunks of readings located at once.")
+    var jobs: JobCount = .allCores
 
     @Option(parsing: .unconditional, help: "Keep a reading only after this many seconds since the last one kept (or --min-move).")
     var every: Double?
@@ -47,7 +50,10 @@ struct BatchCommand: AsyncParsableCommand {
     @OptionGroup var sampling: UncertaintyOptions
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
+        if geojsonSightlines, output != .geojson, format != .geojson {
+            throw ValidationError("--geojson-sightlines shapes GeoJSON output: add --output geojson")
+        }
         if numbered, ![.auto, .jsonl, .geojson].contains(format) {
             throw ValidationError("--numbered reads JSON Lines only, not --format \(format.rawValue)")
         }
@@ -61,12 +67,13 @@ struct BatchCommand: AsyncParsableCommand {
     private var thinning: Thinning { Thinning(every: every, minMove: minMove) }
 
     func run() async throws {
-        let geoJSON = output == .geojson || format == .geojson
+        let geoJSON: GeoJSONWriter.SequenceGeometry? = output == .geojson || format == .geojson
+            ? (geojsonSightlines ? .sightline : .target) : nil
         var input = try BatchInput(path: file, format: format == .geojson ? .auto : format, thinning: thinning, numbered: numbered)
-        let batch = BatchLocator(locator: try options.locator(recordsProfile: geoJSON), jobs: jobs, uncertainty: sampling.settings)
+        let batch = BatchLocator(locator: try options.locator(), jobs: jobs.value, uncertainty: sampling.settings)
         let decoder = BatchInput.decoder
         var carry = carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
-        var pipeline = BatchPipeline<BatchChunk, BatchChunkOutput>(jobs: jobs) { chunk in
+        var pipeline = BatchPipeline<BatchChunk, BatchChunkOutput>(jobs: jobs.value) { chunk in
             BatchChunkOutput.make(from: chunk, batch: batch, decoder: decoder, geoJSON: geoJSON)
         }
         var tally = BatchTally()
@@ -87,7 +94,7 @@ struct BatchCommand: AsyncParsableCommand {
         progress.clear()
         let seconds = progress.elapsed
         let rate = seconds > 0 ? " (\(Int((Double(tally.total) / seconds).rounded()))/s)" : ""
-        StandardError.write("tapseek: batch: \(tally.total) \(tally.total == 1 ? "result" : "results") in \(String(format: "%.1f", seconds)) s\(rate): \(tally.summary)")
+        StandardError.write("tapseek: batch: \(BatchProgress.counted(tally.total, "result")) in \(String(format: "%.1f", seconds)) s\(rate): \(tally.summary)")
         if let failure { throw failure }
     }
 }

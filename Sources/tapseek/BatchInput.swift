@@ -160,11 +160,15 @@ struct BatchInput {
         return chunk
     }
 
+    /// The next line that is not blank: a blank line is no reading and gets no record.
     private mutating func nextLine() throws(ImportError) -> Line? {
-        let line: Line?
-        do { line = try lines!.next() } catch { throw ImportError(.unreadable, error.message) }
-        guard numbered, let line else { return line }
-        return try NumberedLine.split(line)
+        while true {
+            var line: Line?
+            do { line = try lines!.next() } catch { throw ImportError(.unreadable, error.message) }
+            if numbered, let numberedLine = line { line = try NumberedLine.split(numberedLine) }
+            guard let line else { return nil }
+            if !line.isBlank { return line }
+        }
     }
 
     private static func thinned(_ records: some ImportedRecordSource, _ thinning: Thinning?) -> any ImportedRecordSource {

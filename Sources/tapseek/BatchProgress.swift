@@ -1,11 +1,13 @@
 import Foundation
 
-/// The live progress line of `tapseek batch` on stderr: results so far, rate and, when the
-/// input's size is known, percentage and ETA. Drawn only when stderr is a terminal, so that logs
-/// and pipes get the summary line alone.
+/// The live progress line of a long run on stderr (`batch`, `report`, `photo`, `locate
+/// --uncertainty`): items done so far, rate and, when the work's size is known, percentage and
+/// ETA. Drawn only when stderr is a terminal, so that logs and pipes get the summary line alone.
 struct BatchProgress {
     private let isTerminal = isatty(STDERR_FILENO) == 1
     private let totalBytes: Int?
+    /// What is counted, in the singular ("result", "sample").
+    private let noun: String
     private let start = ContinuousClock.now
     /// The first line waits an interval too: a batch done sooner shows none, and the rate
     /// shown is not the start-up's.
@@ -16,8 +18,11 @@ struct BatchProgress {
     private static let interval = Duration.milliseconds(250)
     private static let barWidth = 24
 
-    init(totalBytes: Int?) {
+    /// `totalBytes`: the size of the work in the unit `update` is given `bytes` in (input bytes,
+    /// or items when the count is known); nil when unknown.
+    init(totalBytes: Int?, counting noun: String = "result") {
         self.totalBytes = totalBytes
+        self.noun = noun
         lastDrawn = start
     }
 
@@ -31,7 +36,7 @@ struct BatchProgress {
         if now - lastDrawn < Self.interval { return }
         lastDrawn = now
         let seconds = max((now - start).seconds, 1e-3)
-        var text = "\(results) results  \(Int((Double(results) / seconds).rounded()))/s"
+        var text = "\(Self.counted(results, noun))  \(Int((Double(results) / seconds).rounded()))/s"
         if let totalBytes, totalBytes > 0 {
             let fraction = min(Double(bytes) / Double(totalBytes), 1)
             let filled = Int((fraction * Double(Self.barWidth)).rounded(.down))
@@ -49,6 +54,11 @@ struct BatchProgress {
     mutating func clear() {
         if shown { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
         shown = false
+    }
+
+    /// "1 result", "2 results": a count and its noun, plural unless one.
+    static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 
     /// `m:ss`, or `h:mm:ss` from an hour.

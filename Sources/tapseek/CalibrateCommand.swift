@@ -18,7 +18,7 @@ struct CalibrateCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Reading JSON file, or - for stdin (default).")
+    @Argument(help: "Reading JSON file, or - for stdin.")
     var file: String = "-"
 
     @OptionGroup var options: LocateOptions
@@ -29,11 +29,11 @@ struct CalibrateCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Degrees of pitch and of roll searched on either side of the reading's.")
     var tiltRange: Double = OrientationFit.Limits().pitch
 
-    @Option(help: "Threads that compute the DEM's skyline (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Threads that compute the DEM's skyline.")
+    var jobs: JobCount = .allCores
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
         guard headingRange > 0, headingRange <= 90 else { throw ValidationError("--heading-range must be within (0, 90], got \(headingRange)") }
         guard tiltRange > 0, tiltRange <= 20 else { throw ValidationError("--tilt-range must be within (0, 20], got \(tiltRange)") }
     }
@@ -44,7 +44,7 @@ struct CalibrateCommand: ParsableCommand {
         let calibration: Calibration
         do {
             calibration = try locator.calibrate(reading, limits: .init(heading: headingRange, pitch: tiltRange, roll: tiltRange),
-                                                jobs: jobs)
+                                                jobs: jobs.value)
         } catch {
             throw InputError("calibrate: \(error.message)")
         }

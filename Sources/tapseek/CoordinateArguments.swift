@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 /// `LAT LON` as two plain positional arguments, negative values included
 /// (`tapseek elevation -38.6 178.1`), for any command that takes a point.
@@ -9,15 +10,22 @@ import ArgumentParser
 /// Options whose value may start with `-` (`--bbox -38,177,-37,179`, `--refraction -0.5`,
 /// `--altitude -420`) are declared with `@Option(parsing: .unconditional)` instead.
 ///
+/// One argument `LAT,LON` (`tapseek elevation 47.2493,9.3433`) is taken as the two, as `--near`
+/// and `--location` take them.
+///
 /// Use it with `@OptionGroup var point: CoordinateArguments`; `point.given` says whether any
 /// value was given (for commands with a `--batch` mode), `point.validateCount()` checks for
 /// exactly two, and `point.latitude()`/`point.longitude()` read them (bad input, status 1).
 struct CoordinateArguments: ParsableArguments {
-    @Argument(parsing: .allUnrecognized, help: "LAT LON in WGS84 degrees (negative values need no quoting).")
+    @Argument(parsing: .allUnrecognized, help: "LAT LON (or LAT,LON) in WGS84 degrees (negative values need no quoting).")
     var arguments: [String] = []
 
-    /// The positional values, without a `--` separator.
-    var values: [String] { arguments.filter { $0 != "--" } }
+    /// The positional values, without a `--` separator; a lone `LAT,LON` split at its comma.
+    var values: [String] {
+        let given = arguments.filter { $0 != "--" }
+        guard given.count == 1, given[0].contains(",") else { return given }
+        return given[0].split(separator: ",", omittingEmptySubsequences: false).map { $0.trimmingCharacters(in: .whitespaces) }
+    }
 
     /// Whether any positional value was given.
     var given: Bool { !values.isEmpty }

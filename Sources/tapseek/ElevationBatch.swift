@@ -8,7 +8,7 @@ struct ElevationBatch {
     let jobs: Int
 
     func run() async throws {
-        try await ParallelLines(jobs: jobs, makeState: { service.sampler() }) { sampler, line, number, out in
+        try await ParallelLines(jobs: jobs, isHeader: CoordinateLine.isHeader, makeState: { service.sampler() }) { sampler, line, number, out in
             switch CoordinateLine.parse(line) {
             case .success(let p):
                 do throws(CoordinateError) {

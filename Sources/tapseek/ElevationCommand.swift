@@ -10,22 +10,24 @@ struct ElevationCommand: AsyncParsableCommand {
         discussion: """
         Prints {"latitude","longitude","elevation","geoidUndulation"}. Where the DEM has a void or \
         no tile, "elevation" is null and "reason" says which. Longitudes outside ±180 wrap.
-        With --batch, reads CSV "lat,lon" lines on stdin and writes one JSON line per input line, in order.
+        With --batch, reads CSV "lat,lon" lines on stdin and writes one JSON line per non-blank input line, \
+        in order, each with its "line"; a first line that is a header (lat,lon) is skipped, and a bad line \
+        gives {"line":N,"error":{"code","message"}} and the run goes on.
         """
     )
 
     @OptionGroup var demOptions: DEMOptions
 
-    @Flag(help: "Read CSV lat,lon lines from stdin; write one JSON line per input line.")
+    @Flag(help: "Read CSV lat,lon lines from stdin; write one JSON line per non-blank input line.")
     var batch = false
 
-    @Option(parsing: .unconditional, help: "Worker threads for --batch (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(parsing: .unconditional, help: "Worker threads for --batch.")
+    var jobs: JobCount = .allCores
 
     @OptionGroup var point: CoordinateArguments
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
         if batch, point.given { throw ValidationError("--batch reads stdin; give no LAT LON") }
         if !batch { try point.validateCount() }
     }
@@ -33,7 +35,7 @@ struct ElevationCommand: AsyncParsableCommand {
     func run() async throws {
         let service = try ElevationService(catalog: demOptions.openCatalog(), geoid: Geoid())
         if batch {
-            try await ElevationBatch(service: service, jobs: jobs).run()
+            try await ElevationBatch(service: service, jobs: jobs.value).run()
             return
         }
         let latitude = try point.latitude()

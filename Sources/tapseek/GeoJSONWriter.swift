@@ -2,9 +2,11 @@ import Foundation
 import TapSeek
 
 /// A result as GeoJSON (RFC 7946), written straight into an ``OutputBuffer`` like
-/// ``ResultJSON``: a FeatureCollection on one line, or for batches the same features one per line.
+/// ``ResultJSON``: for one reading a FeatureCollection on one line, for batches one Feature per
+/// reading as a GeoJSON Text Sequence.
 ///
-/// Features, in this order (each has `"role"`, and `"id"`/`"line"` when the result has them):
+/// The FeatureCollection (`tapseek locate --format geojson`) holds, in this order (each has
+/// `"role"`, and `"id"`/`"line"` when the result has them):
 /// 1. `target`: a Point at the hit or skyline point, carrying the result's fields as properties
 ///    (`status`, `elevation`, `distance`, `slantRange`, `azimuth`, `elevationAngle`,
 ///    `refraction`, `placemark`, `warnings`, `error`). For an error its geometry is `null`
@@ -24,11 +26,9 @@ import TapSeek
 /// position; no number is ever NaN. Lines that cross the antimeridian are cut there into a
 /// MultiLineString (RFC 7946 §3.1.9). No `crs` member (RFC 7946 removed it).
 ///
-/// For many results (`tapseek batch`), ``writeFeatureLines(of:geoid:to:flushing:)`` writes the
-/// same features one per line (newline-delimited GeoJSON, RFC 8142 without the record
-/// separators), which GDAL's `GeoJSONSeq` driver reads as one layer. A FeatureCollection per
-/// line would not do: GDAL (3.6) rejects it as GeoJSON and reads it as one feature per line as
-/// GeoJSONSeq.
+/// For many results (`tapseek batch`), ``writeSequenceRecord(of:geoid:geometry:to:)`` writes
+/// one Feature per reading (see there) as a record of a GeoJSON Text Sequence (RFC 8142),
+/// which GDAL's `GeoJSONSeq` driver (hence `ogr2ogr`, QGIS) reads as one layer.
 enum GeoJSONWriter {
     /// Slant-distance bin of the terrain feature, metres: the picture of a crest at map scale
     /// needs no more, and a 400 km march stays about 4 000 positions.
@@ -45,33 +45,17 @@ enum GeoJSONWriter {
     /// of `tapseek locate --format geojson`.
     static func writeFeatureCollection(of r: LocateResult, geoid: Geoid, to out: inout OutputBuffer) {
         out.append("{\"type\":\"FeatureCollection\",\"features\":[")
-        writeFeatures(of: r, geoid: geoid, framing: .collection, to: &out)
+        writeFeatures(of: r, geoid: geoid, to: &out)
         out.append("]}")
     }
 
-    /// Writes the features one per line, each line ended: newline-delimited GeoJSON, for many
-    /// results (`tapseek batch`). GDAL's `GeoJSONSeq` driver (hence `ogr2ogr`, QGIS) reads it as
-    /// one layer; every feature carries the result's `id` and `line` to group them by reading.
-    /// `flushing` is passed to ``OutputBuffer/newline(flushing:)``.
-    static func writeFeatureLines(of r: LocateResult, geoid: Geoid, to out: inout OutputBuffer, flushing: Bool = true) {
-        writeFeatures(of: r, geoid: geoid, framing: .lines(flushing: flushing), to: &out)
-    }
-
-    /// How features are put together.
-    enum Framing {
-        /// Comma-separated, inside a FeatureCollection's array.
-        case collection
-        /// One per line.
-        case lines(flushing: Bool)
-    }
-
-    /// Writes the features of a result, framed.
-    static func writeFeatures(of r: LocateResult, geoid: Geoid, framing: Framing, to out: inout OutputBuffer) {
+    /// Writes the features of a result, comma-separated (the members of a FeatureCollection's array).
+    static func writeFeatures(of r: LocateResult, geoid: Geoid, to out: inout OutputBuffer) {
         var count = 0
         // Opens `{"type":"Feature","properties":{"role":…,"id":…,"line":…`; the caller adds
         // properties, `},"geometry":` and the geometry, then calls `end()`.
         func begin(_ role: StaticString) {
-            if case .collection = framing, count > 0 { out.append(",") }
+            if count > 0 { out.append(",") }
             count += 1
             out.append("{\"type\":\"Feature\",\"properties\":{\"role\":\"")
             out.append(role)
@@ -82,13 +66,9 @@ enum GeoJSONWriter {
             }
             if let line = r.line { out.append(",\"line\":\(line)") }
         }
-        func end() {
-            out.append("}")
-            if case .lines(let flushing) = framing { out.newline(flushing: flushing) }
-        }
+        func end() { out.append("}") }
         func ellipsoidal(_ latitude: Double, _ longitude: Double, _ msl: Double?) -> Position {
-            Position(longitude: longitude, latitude: latitude,
-                     height: msl.map { $0 + geoid.undulation(latitude: latitude, longitude: longitude) })
+            Self.ellipsoidal(latitude, longitude, msl, geoid: geoid)
         }
 
         // 1. The answer.
@@ -155,6 +135,77 @@ enum GeoJSONWriter {
         }
     }
 
+    /// A position from a mean-sea-level height: the height above the ellipsoid, as RFC 7946 asks.
+    static func ellipsoidal(_ latitude: Double, _ longitude: Double, _ msl: Double?, geoid: Geoid) -> Position {
+        Position(longitude: longitude, latitude: latitude, height: msl.map { $0 + geoid.undulation(latitude: latitude, longitude: longitude) })
+    }
+
+    /// What the one Feature of a reading in a batch's sequence is drawn as.
+    enum SequenceGeometry {
+        /// A Point at the target (the hit or skyline point), with its height: one point layer.
+        case target
+        /// A LineString from the eye to the target, both with heights: one line layer.
+        case sightline
+    }
+
+    /// One reading of `tapseek batch --output geojson`: a record of a GeoJSON Text Sequence
+    /// (RFC 8142), i.e. RS (0x1E), one Feature, LF; the caller writes no newline after it.
+    ///
+    /// Every reading gives exactly one Feature, so the sequence is one layer of one geometry
+    /// type: the target Point (or the sightline, ``SequenceGeometry/sightline``) with heights
+    /// above the ellipsoid, `null` for a reading with no target (an error, a location-only
+    /// record). Properties: `line`, `id`, the result's fields as in the collection's `target`
+    /// feature (`time`, `status`, `elevation`, `distance`, `slantRange`, `azimuth`,
+    /// `elevationAngle`, `refraction`, `placemark`, `warnings`, `warningCodes`, `error`), the
+    /// observer flat (`observerLatitude`, `observerLongitude`, `observerAltitude`,
+    /// `groundElevation`), and with `--uncertainty` `samples`, `hitShare` and the distance
+    /// quantiles `distanceP2_5`, `distanceP50`, `distanceP97_5` (the regions are
+    /// `locate --format geojson`'s).
+    static func writeSequenceRecord(of r: LocateResult, geoid: Geoid, geometry: SequenceGeometry, to out: inout OutputBuffer) {
+        // RFC 8142's record separator (RS) opens every record.
+        out.append("\u{1E}{\"type\":\"Feature\",\"properties\":{\"line\":")
+        // Every batch result has its line; null only for a result made elsewhere.
+        if let line = r.line { out.append(String(line)) } else { out.append("null") }
+        if let id = r.id {
+            out.append(",\"id\":")
+            out.appendJSONString(id)
+        }
+        writeResultProperties(r, to: &out)
+        if let o = r.observer {
+            member(",\"observerLatitude\":", o.latitude, decimals: 7, to: &out)
+            member(",\"observerLongitude\":", o.longitude, decimals: 7, to: &out)
+            member(",\"observerAltitude\":", o.altitude, decimals: 2, to: &out)
+            if let g = o.groundElevation { member(",\"groundElevation\":", g, decimals: 2, to: &out) }
+        }
+        if let u = r.uncertainty {
+            out.append(",\"samples\":\(u.samples)")
+            member(",\"hitShare\":", u.hitShare, decimals: 4, to: &out)
+            for (key, value) in [(",\"distanceP2_5\":" as StaticString, u.distance.p2_5), (",\"distanceP50\":", u.distance.p50),
+                                 (",\"distanceP97_5\":", u.distance.p97_5)] where value.isFinite {
+                member(key, value, decimals: 2, to: &out)
+            }
+        }
+        out.append("},\"geometry\":")
+        let target = r.target.map { ellipsoidal($0.latitude, $0.longitude, $0.elevation, geoid: geoid) }
+        switch geometry {
+        case .target:
+            writePoint(target, to: &out)
+        case .sightline:
+            if let target, let o = r.observer, isPlaceable(target) {
+                writeLines([[ellipsoidal(o.latitude, o.longitude, o.altitude, geoid: geoid), target]], to: &out)
+            } else {
+                out.append("null")
+            }
+        }
+        out.append("}")
+    }
+
+    /// Appends `key` (its comma and colon included) and a fixed-point number.
+    private static func member(_ key: StaticString, _ value: Double, decimals: Int, to out: inout OutputBuffer) {
+        out.append(key)
+        out.appendFixed(value, decimals: decimals)
+    }
+
     /// The result JSON's fields, flattened where GeoJSON viewers show one level of properties.
     private static func writeResultProperties(_ r: LocateResult, to out: inout OutputBuffer) {
         if let time = r.time {
@@ -164,12 +215,9 @@ enum GeoJSONWriter {
         out.append(",\"status\":\"\(r.status.rawValue)\"")
         if let t = r.target {
             // The position is the geometry's; the measures are the result JSON's.
-            out.append(",\"elevation\":")
-            out.appendFixed(t.elevation, decimals: 2)
-            out.append(",\"distance\":")
-            out.appendFixed(t.distance, decimals: 2)
-            out.append(",\"slantRange\":")
-            out.appendFixed(t.slantRange, decimals: 2)
+            member(",\"elevation\":", t.elevation, decimals: 2, to: &out)
+            member(",\"distance\":", t.distance, decimals: 2, to: &out)
+            member(",\"slantRange\":", t.slantRange, decimals: 2, to: &out)
         }
         if let s = r.sightline {
             out.append(",")

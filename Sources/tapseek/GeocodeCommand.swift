@@ -13,8 +13,9 @@ struct GeocodeCommand: AsyncParsableCommand {
         "timeZone" (IANA), "alsoClaimedBy" (other countries' ISO codes, in disputed areas)}; \
         absent keys are unknown (in international waters only "timeZone" is given). \
         Longitudes outside ±180 wrap into [-180, 180) and are printed wrapped. \
-        With --batch, reads CSV "lat,lon" lines on stdin and writes one JSON line per input line, \
-        in order, each with its "line" (the input line's number); a bad line gives \
+        With --batch, reads CSV "lat,lon" lines on stdin and writes one JSON line per non-blank input \
+        line, in order, each with its "line" (the input line's number); a first line that is a header \
+        (lat,lon) is skipped, and a bad line gives \
         {"line":N,"error":{"code","message"}} and the run goes on. \
         The index comes from --index, else $TAPSEEK_GEOCODER, else geocoder-index.bin in the first \
         TapSeek data directory ($TAPSEEK_DATA, the installation, XDG data dirs; \
@@ -25,16 +26,16 @@ struct GeocodeCommand: AsyncParsableCommand {
     @Option(help: "The geocoder index file (default: $TAPSEEK_GEOCODER, else geocoder-index.bin in the first TapSeek data directory).")
     var index: String?
 
-    @Flag(help: "Read CSV lat,lon lines from stdin; write one JSON line per input line.")
+    @Flag(help: "Read CSV lat,lon lines from stdin; write one JSON line per non-blank input line.")
     var batch = false
 
-    @Option(parsing: .unconditional, help: "Worker threads for --batch (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(parsing: .unconditional, help: "Worker threads for --batch.")
+    var jobs: JobCount = .allCores
 
     @OptionGroup var point: CoordinateArguments
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
         if batch, point.given { throw ValidationError("--batch reads stdin; give no LAT LON") }
         if !batch { try point.validateCount() }
     }
@@ -47,7 +48,7 @@ struct GeocodeCommand: AsyncParsableCommand {
             throw InputError(error.message)
         }
         if batch {
-            try await GeocodeBatch(index: geocoder.index, jobs: jobs).run()
+            try await GeocodeBatch(index: geocoder.index, jobs: jobs.value).run()
             return
         }
         let latitude = try point.latitude()
@@ -71,7 +72,7 @@ struct GeocodeBatch {
     let jobs: Int
 
     func run() async throws {
-        try await ParallelLines(jobs: jobs, makeState: { () }) { [index] _, line, number, out in
+        try await ParallelLines(jobs: jobs, isHeader: CoordinateLine.isHeader, makeState: { () }) { [index] _, line, number, out in
             switch CoordinateLine.parseKeepingText(line) {
             case .success(let p):
                 do throws(CoordinateError) {

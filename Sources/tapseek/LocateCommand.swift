@@ -11,11 +11,12 @@ struct LocateCommand: ParsableCommand {
             Prints the result JSON (--format geojson: a GeoJSON FeatureCollection of the target, observer, \
             line of sight, ground track and terrain; heights above the WGS84 ellipsoid as RFC 7946 says). \
             --plot draws the terrain under the ray, the ray and the target into a self-contained SVG. \
-            Exit status 0 on a hit or horizon, 1 when the reading cannot be located or the plot cannot be written.
+            Exit status 0 on a hit or horizon; 1 when the reading cannot be read or located or the plot cannot be \
+            written, with the reason on stderr and nothing on stdout.
             """
     )
 
-    @Argument(help: "Reading JSON file, or - for stdin (default).")
+    @Argument(help: "Reading JSON file, or - for stdin.")
     var file: String = "-"
 
     @OptionGroup var options: LocateOptions
@@ -28,19 +29,22 @@ struct LocateCommand: ParsableCommand {
 
     @OptionGroup var sampling: UncertaintyOptions
 
-    @Option(help: "Worker threads for --uncertainty (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Worker threads for --uncertainty.")
+    var jobs: JobCount = .allCores
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
     }
 
     func run() throws {
         let reading = try Self.readReading(file)
         let locator = try options.locator(recordsProfile: plot != nil || format == .geojson)
-        let result = sampling.settings.map { locator.locate(reading, uncertainty: $0, jobs: jobs) } ?? locator.locate(reading)
+        let result = sampling.settings.map { Self.locate(reading, uncertainty: $0, locator: locator, jobs: jobs.value) } ?? locator.locate(reading)
+        // An error is said once, on stderr, as for a reading that cannot be read: stdout carries
+        // results only (before issue 29 the error record went to stdout as well).
+        if let error = result.error { throw InputError(error.message) }
         // The picture first: if it cannot be written, stdout stays empty.
-        if let plot, result.error == nil { try Self.writePlot(of: result, to: plot) }
+        if let plot { try Self.writePlot(of: result, to: plot) }
         var out = OutputBuffer()
         switch format {
         case .json: out.appendJSON(result)
@@ -48,7 +52,17 @@ struct LocateCommand: ParsableCommand {
         }
         out.newline()
         out.flush()
-        if let error = result.error { throw InputError(error.message) }
+    }
+
+    /// The reading located with its uncertainty, a progress line of the samples on stderr when
+    /// it is a terminal (100 000 samples take minutes).
+    static func locate(_ reading: Reading, uncertainty: TargetUncertainty.Settings, locator: Locator, jobs: Int) -> LocateResult {
+        let progress = Locked(BatchProgress(totalBytes: uncertainty.samples, counting: "sample"))
+        let result = locator.locate(reading, uncertainty: uncertainty, jobs: jobs) { done, _ in
+            progress.withLock { $0.update(results: done, bytes: done) }
+        }
+        progress.withLock { $0.clear() }
+        return result
     }
 
     /// Draws the profile of a located result into an SVG file.

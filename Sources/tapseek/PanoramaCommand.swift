@@ -44,8 +44,8 @@ struct PanoramaCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Also draw the panorama into this SVG file.", valueName: "file.svg"))
     var svg: String?
 
-    @Option(help: "Worker threads (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Worker threads.")
+    var jobs: JobCount = .allCores
 
     /// The azimuth steps allowed, degrees: 3.6 million rays at the finest.
     static let azimuthStepRange = 0.0001...90.0
@@ -63,7 +63,7 @@ struct PanoramaCommand: ParsableCommand {
         }
         guard eyeHeight.isFinite, eyeHeight >= 0 else { throw ValidationError("--eye-height must be a finite number ≥ 0, got \(eyeHeight)") }
         if let altitude, !altitude.isFinite { throw ValidationError("--altitude must be a finite number, got \(altitude)") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
     }
 
     func run() throws {
@@ -75,7 +75,7 @@ struct PanoramaCommand: ParsableCommand {
                                          layers: svg == nil ? [] : Panorama.Settings.pictureLayers)
         let result: PanoramaResult
         do {
-            result = try locator.panorama(from: location, settings: settings, jobs: jobs)
+            result = try locator.panorama(from: location, settings: settings, jobs: jobs.value)
         } catch {
             throw InputError(error.message)
         }

@@ -7,11 +7,16 @@ import TapSeek
 /// per line: these services run at millions of lines a second); each block is turned into
 /// output bytes by one job with its own state (a tile sampler, say). Memory stays bounded by
 /// `jobs` blocks in flight, whatever the input size.
+///
+/// Every non-blank line gives one output line; blank lines (spaces, tabs, a CR at most) give
+/// none, and neither does a first line that `isHeader` calls a header.
 struct ParallelLines<State: Sendable>: Sendable {
     /// Blocks worked on at once.
     let jobs: Int
     /// Where the lines come from: stdin unless given.
     var descriptor: Int32 = STDIN_FILENO
+    /// Whether line 1 is a header to skip (a CSV's `lat,lon`); nil: no input has one.
+    var isHeader: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil
     /// Makes the state of one block's job.
     let makeState: @Sendable () -> State
     /// Appends the output for one line (without its newline) to `out`; `number` is 1-based.
@@ -58,18 +63,25 @@ struct ParallelLines<State: Sendable>: Sendable {
             var start = 0, number = block.firstLine
             while start < b.count {
                 let end = b[start...].firstIndex(of: 0x0A) ?? b.count
+                let line = UnsafeBufferPointer(rebasing: b[start..<end])
                 if block.tooLong.contains(number) {
                     LineErrorRecord.write(line: number, message: "line \(number): longer than the \(BlockReader.maximumLineLength)-byte limit of a line",
                                           to: &out)
-                } else {
-                    transform(&state, UnsafeBufferPointer(rebasing: b[start..<end]), number, &out)
+                    out.newline(flushing: false)
+                } else if !Self.isBlank(line), number > 1 || isHeader?(line) != true {
+                    transform(&state, line, number, &out)
+                    out.newline(flushing: false)
                 }
-                out.newline(flushing: false)
                 start = end + 1
                 number += 1
             }
         }
         return out
+    }
+
+    /// Whether a line holds nothing but spaces, tabs and carriage returns.
+    static func isBlank(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }
     }
 }
 

@@ -54,15 +54,15 @@ struct PhotoCommand: ParsableCommand {
 
     @OptionGroup var sampling: UncertaintyOptions
 
-    @Option(help: "Photos answered at once (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Photos answered at once.")
+    var jobs: JobCount = .allCores
 
     /// Largest photo file read, bytes.
     static let maximumFileBytes = 256 << 20
 
     func validate() throws {
         guard !paths.isEmpty else { throw ValidationError("give at least one photo or directory") }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
         for t in tap { _ = try Self.pixel(t) }
         if let location { _ = try Self.point(location) }
         if let fov, !(fov > 0 && fov < 180) { throw ValidationError("--fov must be within (0, 180) degrees, got \(fov)") }
@@ -103,9 +103,9 @@ struct PhotoCommand: ParsableCommand {
         let taps = try tap.map(Self.pixel)
         let annotate = self.annotate
         let uncertainty = sampling.settings
-        let concurrent = min(jobs, max(files.count, 1))
+        let concurrent = min(jobs.value, max(files.count, 1))
         // One photo at a time gets every core for its DEM skyline; several share them out.
-        let perPhoto = concurrent == 1 ? jobs : 1
+        let perPhoto = concurrent == 1 ? jobs.value : 1
         let pending = Locked(Pending(count: files.count))
         DispatchQueue.concurrentPerform(iterations: concurrent) { worker in
             while let index = pending.withLock({ $0.take() }) {
@@ -194,7 +194,7 @@ struct PhotoCommand: ParsableCommand {
 
         init(count: Int) {
             self.count = count
-            progress = BatchProgress(totalBytes: count)
+            progress = BatchProgress(totalBytes: count, counting: "photo")
         }
 
         mutating func take() -> Int? {

@@ -12,14 +12,14 @@ struct ReportCommand: AsyncParsableCommand {
         discussion: """
         The page needs no network: its script, style and relief image (drawn from the DEM) are \
         inside it. It shows the observers, sightlines and targets over the relief (pan: drag; \
-        zoom: wheel or +/-), a table of every input line (errors included) that sorts and \
+        zoom: wheel or +/-), a table of every non-blank input line (errors included) that sorts and \
         filters, and the terrain profile of the reading selected. A summary goes to stderr, and \
         a progress line when stderr is a terminal. Exit status 0 when the page is written, also \
         when some lines are errors.
         """
     )
 
-    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin (default).")
+    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin.")
     var file: String = "-"
 
     @Option(name: [.short, .customLong("output")], help: "The HTML file to write.")
@@ -28,8 +28,8 @@ struct ReportCommand: AsyncParsableCommand {
     @Option(help: "Input format; auto recognises JSON Lines, the phone apps' CSV headers and export folders.")
     var format: BatchFormat = .auto
 
-    @Option(parsing: .unconditional, help: "Chunks of readings located at once; the default is the number of active processors.")
-    var jobs: Int = BatchLocator.defaultJobs
+    @Option(parsing: .unconditional, help: "Chunks of readings located at once.")
+    var jobs: JobCount = .allCores
 
     @Option(parsing: .unconditional, help: "Keep a reading only after this many seconds since the last one kept (or --min-move).")
     var every: Double?
@@ -45,7 +45,7 @@ struct ReportCommand: AsyncParsableCommand {
     @OptionGroup var sampling: UncertaintyOptions
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
         guard format != .geojson else { throw ValidationError("--format geojson names an output; report writes HTML") }
         guard !output.isEmpty else { throw ValidationError("--output must name a file") }
         do throws(ImportError) {
@@ -67,13 +67,13 @@ struct ReportCommand: AsyncParsableCommand {
         }
         var input = try BatchInput(path: file, format: format, thinning: Thinning(every: every, minMove: minMove))
         let locator = try options.locator(recordsProfile: true)
-        let batch = BatchLocator(locator: locator, jobs: jobs, uncertainty: sampling.settings)
+        let batch = BatchLocator(locator: locator, jobs: jobs.value, uncertainty: sampling.settings)
         let decoder = BatchInput.decoder
         let refraction = options.refraction
         var carry = carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
         // Profiles shrink past 10 000 lines, when the page's size starts to matter.
         let points = ReportProfilePoints()
-        var pipeline = BatchPipeline<BatchChunk, ReportChunk>(jobs: jobs) { chunk in
+        var pipeline = BatchPipeline<BatchChunk, ReportChunk>(jobs: jobs.value) { chunk in
             ReportChunk.make(from: chunk, batch: batch, decoder: decoder, refraction: refraction, profilePoints: points.current)
         }
         var rows = ReportRows(profilePoints: 0)
@@ -104,7 +104,7 @@ struct ReportCommand: AsyncParsableCommand {
             throw InputError("--output \(output): cannot write: \(error.localizedDescription)")
         }
         let pageSeconds = progress.elapsed - batchSeconds
-        StandardError.write("tapseek: report: \(tally.total) lines in \(String(format: "%.1f", batchSeconds)) s, page in "
+        StandardError.write("tapseek: report: \(BatchProgress.counted(tally.total, "line")) in \(String(format: "%.1f", batchSeconds)) s, page in "
             + "\(String(format: "%.1f", pageSeconds)) s: \(tally.summary); wrote \(output)")
     }
 }

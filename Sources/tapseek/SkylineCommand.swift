@@ -16,7 +16,7 @@ struct SkylineCommand: ParsableCommand {
             """
     )
 
-    @Argument(help: "Reading JSON file (location, orientation, camera), or - for stdin (default).")
+    @Argument(help: "Reading JSON file (location, orientation, camera), or - for stdin.")
     var file: String = "-"
 
     @OptionGroup var options: LocateOptions
@@ -24,11 +24,11 @@ struct SkylineCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Most pixels printed (evenly chosen across the image, both ends included).")
     var points: Int = 200
 
-    @Option(help: "Threads that compute the skyline (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Threads that compute the skyline.")
+    var jobs: JobCount = .allCores
 
     func validate() throws {
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
         guard points >= 1 else { throw ValidationError("--points must be at least 1, got \(points)") }
     }
 
@@ -38,7 +38,7 @@ struct SkylineCommand: ParsableCommand {
         let locator = try options.locator()
         let pixels: [Reading.Pixel], unsettled: Int, azimuths: Int
         do {
-            (pixels, unsettled, azimuths) = try locator.skylineInImage(of: reading, jobs: jobs)
+            (pixels, unsettled, azimuths) = try locator.skylineInImage(of: reading, jobs: jobs.value)
         } catch {
             throw InputError(error.message)
         }

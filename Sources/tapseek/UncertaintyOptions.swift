@@ -12,9 +12,9 @@ struct UncertaintyOptions: ParsableArguments {
     @Option(help: "Seed for --uncertainty: the same seed gives the same answer (default: 1).")
     var seed: UInt64?
 
-    /// The most samples a reading may ask for: the regions' ranking of the samples grows
-    /// faster than the samples (100 000 took about 2½ minutes on one core, 20 000 3.4 s), so
-    /// more would run for hours without a word.
+    /// The most samples a reading may ask for: time grows about linearly with the samples
+    /// (README, Uncertainty), and beyond this a run takes minutes per reading while the regions
+    /// no longer change visibly.
     static let samplesRange = 1...100_000
 
     func validate() throws {

@@ -51,8 +51,8 @@ struct ViewshedCommand: ParsableCommand {
     @Option(help: "Output on stdout: json (the summary) or geojson (an RFC 7946 FeatureCollection with the visible area).")
     var format: LocateOutputFormat = .json
 
-    @Option(help: "Worker threads (default: all cores).")
-    var jobs: Int = ProcessInfo.processInfo.activeProcessorCount
+    @Option(help: "Worker threads.")
+    var jobs: JobCount = .allCores
 
     func validate() throws {
         try point.validateCount()
@@ -74,7 +74,7 @@ struct ViewshedCommand: ParsableCommand {
         if let altitude, !(altitude.isFinite && altitude >= -1000 && altitude <= 50_000) {
             throw ValidationError("--altitude must be within −1000…50000 metres, got \(altitude)")
         }
-        guard jobs >= 1 else { throw ValidationError("--jobs must be at least 1, got \(jobs)") }
+        try jobs.validate()
         guard !output.isEmpty else { throw ValidationError("--output must name a file") }
     }
 
@@ -90,7 +90,7 @@ struct ViewshedCommand: ParsableCommand {
         if progress.isTerminal { report = { @Sendable done, total in progress.show(done: done, of: total) } }
         let result: ViewshedResult
         do {
-            result = try locator.viewshed(from: location, settings: settings, jobs: jobs, progress: report)
+            result = try locator.viewshed(from: location, settings: settings, jobs: jobs.value, progress: report)
         } catch {
             progress.clear()
             throw InputError(error.message)

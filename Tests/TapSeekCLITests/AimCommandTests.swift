@@ -84,27 +84,38 @@ struct AimCommandTests {
     /// An error record leaves out what is unknown, as every record does: no `"observer":null`
     /// when the observer was never placed.
     @Test func anErrorRecordLeavesTheUnknownObserverOut() throws {
-        let result = try Self.run([], stdin: #"{"location":{"latitude":10,"longitude":10},"target":{"latitude":10.1,"longitude":10}}"#)
-        #expect(result.status == 1)
+        let result = try Self.run(["--batch"], stdin: #"{"location":{"latitude":10,"longitude":10},"target":{"latitude":10.1,"longitude":10}}"#)
+        #expect(result.status == 0)
         let record = try Self.json(result.stdout)
+        #expect(record["line"] as? Int == 1)
         #expect(record["error"] != nil && !record.keys.contains("observer"), "\(result.stdout)")
     }
 
-    /// Every input line gives exactly one output line, in order, with its number.
+    /// A single request that cannot be answered is one line on stderr and nothing on stdout,
+    /// as for one that cannot be read (before issue 29 its error record went to stdout too).
+    @Test func anUnanswerableRequestWritesItsErrorOnStderrAlone() throws {
+        let result = try Self.run([], stdin: #"{"location":{"latitude":10,"longitude":10},"target":{"latitude":10.1,"longitude":10}}"#)
+        #expect(result.status == 1)
+        #expect(result.stdout.isEmpty, "\(result.stdout)")
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("outside the DEM"), "\(result.stderr)")
+    }
+
+    /// Every non-blank input line gives exactly one output line, in order, with its number.
     @Test func batchIsJSONLinesInAndOut() throws {
-        let input = [Self.summitToKasten, "", "{broken", Self.appenzellToSaentis, #"{"location":{"latitude":47.3,"longitude":9.4}}"#]
+        let input = [Self.summitToKasten, "", "{broken", Self.appenzellToSaentis, #"{"location":{"latitude":47.3,"longitude":9.4}}"#, " \t"]
             .joined(separator: "\n") + "\n"
         let result = try Self.run(["--batch", "--jobs", "2"], stdin: input)
         #expect(result.status == 0, "\(result.stderr)")
         let records = try result.stdout.split(separator: "\n").map { try Self.json(String($0)) }
-        #expect(records.count == 5)
-        #expect(records.map { $0["line"] as? Int } == [1, 2, 3, 4, 5])
-        #expect(records[0]["visible"] as? Bool == true && records[3]["visible"] as? Bool == false)
-        for i in [1, 2, 4] {
+        // Blank lines (2 and 6) are no requests and get no record (before issue 29: errors).
+        #expect(records.count == 4)
+        #expect(records.map { $0["line"] as? Int } == [1, 3, 4, 5])
+        #expect(records[0]["visible"] as? Bool == true && records[2]["visible"] as? Bool == false)
+        for (i, line) in [(1, 3), (3, 5)] {
             let error = try #require(records[i]["error"] as? [String: String])
-            #expect(error["code"] == "bad-input" && error["message"]?.hasPrefix("line \(i + 1): ") == true, "\(error)")
+            #expect(error["code"] == "bad-input" && error["message"]?.hasPrefix("line \(line): ") == true, "\(error)")
         }
-        #expect((records[4]["error"] as? [String: String])?["message"] == "line 5: target is missing")
+        #expect((records[3]["error"] as? [String: String])?["message"] == "line 5: target is missing")
     }
 
     @Test(arguments: [
@@ -134,9 +145,10 @@ struct AimCommandTests {
         }
         for (name, offered) in [("Säntis", "Santos (BR, "), ("Everest", "Everett (US, ")] {
             let result = try Self.run([], stdin: request(name))
-            // As for any request that decodes: the error record on stdout, one line on stderr.
-            #expect(result.status == 1)
-            #expect((try Self.json(result.stdout)["error"] as? [String: String])?["code"] == "not-found")
+            // As for any request: one line on stderr, nothing on stdout; --batch gives the record.
+            #expect(result.status == 1 && result.stdout.isEmpty, "\(result.stdout)")
+            let record = try Self.json(try Self.run(["--batch"], stdin: request(name)).stdout)
+            #expect((record["error"] as? [String: String])?["code"] == "not-found")
             #expect(result.stderrLines.count == 1 && result.stderr.contains("target.name \"\(name)\" names no place within 500 km of the observer"),
                     "\(result.stderr)")
             #expect(result.stderr.contains(offered), "\(result.stderr)")

@@ -52,7 +52,7 @@ struct BatchCommandTests {
         bytes += Array((Self.ground + "\r\n").utf8)                                          // 2: CRLF
         bytes += Array(#"{"id":"cut","location":{"latitude":46.62,"longi"#.utf8) + [0x0A]    // 3: truncated
         bytes += Array(#"{"id":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8) + [0x0A]        // 4: invalid UTF-8
-        bytes += [0x0A]                                                                      // 5: empty
+        bytes += Array("[1]\n".utf8)                                                         // 5: no object
         bytes += Array(#"{"id":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 10 << 20)
             + Array(#"","location":{"latitude":46.6,"longitude":8}}"#.utf8) + [0x0A]          // 6: 10 MiB
         bytes += Array(#"{"location":{"longitude":8.041},"orientation":{"heading":208,"pitch":26}}"#.utf8) + [0x0A] // 7
@@ -80,7 +80,7 @@ struct BatchCommandTests {
         #expect(records[1]["status"] as? String == "hit" && records[1]["id"] as? String == "ground")
         #expect(records[9]["status"] as? String == "hit" && records[9]["id"] as? String == "ground")
 
-        for (index, needle) in [(2, "invalid JSON"), (3, "UTF-8"), (4, "empty"), (5, "longer than"), (6, "location.latitude is missing")] {
+        for (index, needle) in [(2, "invalid JSON"), (3, "UTF-8"), (4, "JSON object"), (5, "longer than"), (6, "location.latitude is missing")] {
             let record = records[index], n = index + 1
             #expect(record["status"] as? String == "error")
             #expect(errorCode(record) == "bad-input")
@@ -96,6 +96,32 @@ struct BatchCommandTests {
         #expect(!r.stderr.contains("\r"))
         #expect(r.stderr.contains("10 results") && r.stderr.contains("3 hit") && r.stderr.contains("1 location")
                 && r.stderr.contains("6 error (5 bad-input, 1 outside-dem)"), "\(r.stderr)")
+    }
+
+    /// Blank lines (empty, spaces and tabs, a lone CR) are no readings: no record, and the other
+    /// lines keep their numbers (before issue 29 each became an error record). With --numbered
+    /// too, as Spark sends them.
+    @Test func blankLinesGetNoRecord() throws {
+        let r = try CLIRunner.run(["batch", "--format", "jsonl"] + dem, stdin: Self.ground + "\n\n  \t\n\r\n" + Self.ground + "\n\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        #expect(try lines(r.stdout).map { try json($0)["line"] as? Int } == [1, 5])
+        #expect(r.stderr.contains("2 results") && !r.stderr.contains("error"), "\(r.stderr)")
+        let numbered = try CLIRunner.run(["batch", "--numbered"] + dem, stdin: "3\t" + Self.ground + "\n4\t \n7\t" + Self.ground + "\n")
+        #expect(try lines(numbered.stdout).map { try json($0)["line"] as? Int } == [3, 7])
+    }
+
+    /// A broken line's message names its line and the column in it, not a "line 1" of its own
+    /// (before issue 29: "line 2: invalid JSON at line 1, column 1").
+    @Test func aBrokenLineNamesItsColumnNotALineOne() throws {
+        let r = try CLIRunner.run(["batch", "--format", "jsonl"] + dem, stdin: Self.ground + "\nxyz\n")
+        let message = errorMessage(try json(try #require(lines(r.stdout).last)))
+        #expect(message == "line 2: invalid JSON at column 1: expected a value, found 'x'")
+    }
+
+    /// The summary counts in the singular for one (before issue 29: "1 results").
+    @Test func oneResultIsOneResult() throws {
+        let r = try CLIRunner.run(["batch", "--format", "jsonl"] + dem, stdin: Self.ground + "\n")
+        #expect(r.stderr.contains("batch: 1 result in "), "\(r.stderr)")
     }
 
     /// An error record has exactly the interface's shape.
@@ -130,10 +156,12 @@ struct BatchCommandTests {
         let one = try CLIRunner.run(["batch", file.path, "--jobs", "1"] + dem, timeout: 600)
         let two = try CLIRunner.run(["batch", file.path, "--jobs", "2"] + dem, timeout: 600)
         #expect(one.status == 0 && two.status == 0, "\(one.stderr) \(two.stderr)")
-        #expect(lines(one.stdout).count == 2600)
+        // Every non-blank line has its record, under its own number.
+        let expected = (1...2600).filter { ($0 - 1) % 7 != 3 }
+        #expect(lines(one.stdout).count == expected.count)
         #expect(one.stdoutData == two.stdoutData)
         let numbers = try lines(two.stdout).map { try json($0)["line"] as? Int }
-        #expect(numbers == Array(1...2600))
+        #expect(numbers == expected)
     }
 
     /// Under a terminal (`script` gives the command a pseudo-terminal) stderr shows a live
@@ -198,6 +226,60 @@ struct BatchCommandTests {
         #expect(r.stdout.isEmpty)
     }
 
+    // MARK: GeoJSON
+
+    /// The records of a GeoJSON Text Sequence: each must open with RS (0x1E) and end its line.
+    func sequenceRecords(_ stdout: String) throws -> [[String: Any]] {
+        try stdout.split(separator: "\n").map { line in
+            #expect(line.first == "\u{1E}", "RFC 8142: a record opens with RS: \(line.prefix(40))")
+            return try json(line.drop(while: { $0 == "\u{1E}" }))
+        }
+    }
+
+    /// `--output geojson` is what help says: a GeoJSON Text Sequence (RFC 8142) of one Feature
+    /// per reading, a 3-D target Point with the result's fields, its line and id as properties,
+    /// null geometry for an error or a location-only record; GDAL reads it as one layer of 3D
+    /// points. Before issue 29 each reading gave five features, 2-D and 3-D mixed, without RS.
+    @Test func geojsonIsATextSequenceOfOneTargetPointPerReading() throws {
+        let input = [Self.eiger, "{broken", "", Self.locationOnly].joined(separator: "\n") + "\n"
+        let r = try CLIRunner.run(["batch", "--format", "geojson"] + dem, stdin: input)
+        #expect(r.status == 0, "\(r.stderr)")
+        let records = try sequenceRecords(r.stdout)
+        try #require(records.count == 3)
+        let properties = records.map { $0["properties"] as? [String: Any] ?? [:] }
+        #expect(records.allSatisfy { $0["type"] as? String == "Feature" })
+        #expect(properties.map { $0["line"] as? Int } == [1, 2, 4])
+        let point = try #require(records[0]["geometry"] as? [String: Any])
+        #expect(point["type"] as? String == "Point" && (point["coordinates"] as? [Double])?.count == 3)
+        #expect(properties[0]["id"] as? String == "eiger" && properties[0]["status"] as? String == "hit")
+        #expect(properties[0]["distance"] is Double && properties[0]["observerLatitude"] is Double)
+        #expect(records[1]["geometry"] is NSNull && (properties[1]["error"] as? [String: Any])?["code"] as? String == "bad-input")
+        #expect(records[2]["geometry"] is NSNull && properties[2]["status"] as? String == "location")
+
+        let folder = try SharedData.temporaryDirectory("geojsonseq")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("targets.geojsons")
+        try Data(r.stdout.utf8).write(to: file)
+        let info = try SharedData.capture("ogrinfo", ["-ro", "-al", "-so", file.path], input: "")
+        #expect(info.contains("GeoJSONSeq") && info.contains("Geometry: 3D Point") && info.contains("Feature Count: 3"), "\(info)")
+    }
+
+    /// `--geojson-sightlines`: the same one Feature per reading, drawn as the 3-D line from the
+    /// eye to the target; without GeoJSON output it is a usage error, not silently ignored.
+    @Test func geojsonSightlinesAreOneLineStringPerReading() throws {
+        let r = try CLIRunner.run(["batch", "--output", "geojson", "--geojson-sightlines"] + dem,
+                                  stdin: Self.eiger + "\n" + Self.outside + "\n")
+        #expect(r.status == 0, "\(r.stderr)")
+        let records = try sequenceRecords(r.stdout)
+        try #require(records.count == 2)
+        let line = try #require(records[0]["geometry"] as? [String: Any])
+        let positions = try #require(line["coordinates"] as? [[Double]])
+        #expect(line["type"] as? String == "LineString" && positions.count == 2 && positions.allSatisfy { $0.count == 3 })
+        #expect(records[1]["geometry"] is NSNull)
+        let alone = try CLIRunner.run(["batch", "--geojson-sightlines"] + dem, stdin: Self.eiger + "\n")
+        #expect(alone.status == 2 && alone.stdout.isEmpty && alone.stderr.contains("--output geojson"), "\(alone.stderr)")
+    }
+
     // MARK: --numbered
 
     /// The lines of `bytes` as a plain file's reader splits them: at `\n`, a last line without one
@@ -217,7 +299,7 @@ struct BatchCommandTests {
         bytes += Array("{\n".utf8)                                                          // 2: a lone {
         bytes += Array((Self.ground + "\r\n").utf8)                                          // 3: CRLF
         bytes += Array(#"{"id":""#.utf8) + [0xC3, 0x28] + Array(#""}"#.utf8) + [0x0A]        // 4: invalid UTF-8
-        bytes += [0x0A]                                                                      // 5: empty
+        bytes += Array("[1]\n".utf8)                                                         // 5: no object
         bytes += Array(#"{"id":""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: 10 << 20)
             + Array(#"","location":{"latitude":46.6,"longitude":8}}"#.utf8) + [0x0D, 0x0A]    // 6: 10 MiB, CRLF
         bytes += Array((Self.locationOnly + "\n").utf8)                                      // 7

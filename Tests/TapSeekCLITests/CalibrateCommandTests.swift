@@ -171,7 +171,7 @@ struct CalibrateCommandTests {
         ("", "calibrate: skyline and landmarks are both empty: nothing to calibrate against"),
         (",\"skyline\":[{\"x\":10,\"y\":10}]", "calibrate: a skyline trace needs at least 3 points, got 1"),
         (",\"skyline\":[{\"x\":10,\"y\":10},{\"x\":5000,\"y\":10}]", "reading: skyline[1].x must be within 0…4032 (camera.imageWidth), got 5000"),
-        (",\"skyline\":[{\"x\":10,\"y\":NaN}]", "reading: invalid JSON at line 1"),
+        (",\"skyline\":[{\"x\":10,\"y\":NaN}]", "reading: invalid JSON at column"),
         (",\"skyline\":{\"x\":10}", "reading: skyline must be an array, got {\"x\":10}"),
         (",\"skyline\":[{\"x\":10}]", "reading: skyline[0].y is missing"),
         (",\"landmarks\":[{\"x\":10,\"y\":10,\"latitude\":47.25}]", "reading: landmarks[0].longitude is missing"),

@@ -55,8 +55,29 @@ struct ElevationCommandTests {
         #expect(try CLIRunner.run(["elevation", "--batch", "46", "8"] + dem).status == 2)
     }
 
+    /// A CSV header on line 1 and blank lines get no record; the other lines keep their numbers
+    /// (before issue 29 each became an error record).
+    @Test func batchSkipsAHeaderAndBlankLines() throws {
+        let r = try CLIRunner.run(["elevation", "--batch"] + dem, stdin: "Latitude, Longitude\r\n\n47.2493,9.3433\n  \n\t\n46.5367,8.1258")
+        #expect(r.status == 0, "\(r.stderr)")
+        let records = try r.stdout.split(separator: "\n").map(json)
+        #expect(records.map { $0["line"] as? Int } == [3, 6])
+        #expect(records.allSatisfy { $0["error"] == nil }, "\(r.stdout)")
+    }
+
+    /// `elevation LAT,LON` (one argument) is the point `elevation LAT LON`, as `--near` takes it;
+    /// before issue 29 it was a usage error.
+    @Test func aCommaJoinedPointIsThePoint() throws {
+        let joined = try CLIRunner.run(["elevation", "47.2493,9.3433"] + dem)
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stdout == (try CLIRunner.run(["elevation", "47.2493", "9.3433"] + dem)).stdout)
+        let south = try CLIRunner.run(["elevation", "-37.9169,178.06"] + dem)
+        #expect(south.status == 0 && south.stdout.contains("\"elevation\":17"), "\(south.stderr)")
+        #expect(try CLIRunner.run(["elevation", "47.2493,9.3433,5"] + dem).status == 2)
+    }
+
     @Test func batchWritesOneLinePerInputLineInOrder() throws {
-        let input = "27.988333333,86.925\r\n\nnot,a number\n91,0\n46.5367, 8.1258\n47.2492,9.3433,5\n-37.9169,178.06"
+        let input = "27.988333333,86.925\r\nx\nnot,a number\n91,0\n46.5367, 8.1258\n47.2492,9.3433,5\n-37.9169,178.06"
         for jobs in ["1", "2"] {
             let r = try CLIRunner.run(["elevation", "--batch", "--jobs", jobs] + dem, stdin: input)
             #expect(r.status == 0, "\(r.stderr)")
@@ -64,7 +85,7 @@ struct ElevationCommandTests {
             #expect(lines.count == 7)
             guard lines.count == 7 else { continue }
             #expect(abs((try json(lines[0])["elevation"] as? Double ?? 0) - 8840) <= 1)
-            for (index, needle) in [(1, "empty line"), (2, "latitude must be a number"), (3, "within -90…90"),
+            for (index, needle) in [(1, "expected lat,lon"), (2, "latitude must be a number"), (3, "within -90…90"),
                                     (5, "two columns")] {
                 let record = try json(lines[index])
                 #expect(record["line"] as? Int == index + 1)

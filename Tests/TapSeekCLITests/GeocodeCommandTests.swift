@@ -127,11 +127,11 @@ struct GeocodeCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
-    /// One output line per input line, in order; bad lines become error records naming their
+    /// One output line per non-blank input line, in order; bad lines become error records naming their
     /// line and the run goes on; the exit status stays 0.
     @Test func batchAnswersEveryLineInOrder() throws {
         let input = [
-            "-9.076393,125.110543", "91,0", "nan,5", "abc,1", "", "1,2,3",
+            "-9.076393,125.110543", "91,0", "nan,5", "abc,1", "x", "1,2,3",
             "66.16,190.19", " 54.805974 , 22.832453 ", "0,-30", "4.153036,117.773551\r",
         ].joined(separator: "\n")
         for jobs in ["1", "2"] {
@@ -153,6 +153,28 @@ struct GeocodeCommandTests {
             #expect(records[8].keys.sorted() == ["latitude", "line", "longitude", "timeZone"])
             #expect(records[9]["isoCountryCode"] as? String == "ID")
         }
+    }
+
+    /// A CSV header on line 1 (`lat,lon`) and blank lines are no points: they get no record,
+    /// and the other lines keep their numbers (before issue 29 each became an error record).
+    /// A header anywhere else is a bad line; `nan` is a number, so `nan,0` is no header.
+    @Test func batchSkipsAHeaderAndBlankLines() throws {
+        let input = "lat,lon\n47.25,9.36\n\n \t\r\nlatitude,longitude\n47.25,9.36\n"
+        let result = try run(["--batch", "--index", Self.index.path], stdin: input)
+        #expect(result.status == 0, "\(result.stderr)")
+        let records = try result.stdout.split(separator: "\n").map { try object($0) }
+        #expect(records.map { $0["line"] as? Int } == [2, 5, 6])
+        #expect(records[0]["isoCountryCode"] as? String == "CH" && records[2]["isoCountryCode"] as? String == "CH")
+        #expect(records[1]["error"] != nil)
+        let nan = try run(["--batch", "--index", Self.index.path], stdin: "nan,0\n")
+        #expect(try nan.stdout.split(separator: "\n").map { try object($0)["line"] as? Int } == [1])
+    }
+
+    /// `geocode LAT,LON` is the point `geocode LAT LON`, as `--near` takes it.
+    @Test func aCommaJoinedPointIsThePoint() throws {
+        let joined = try run(["47.25,9.36", "--index", Self.index.path])
+        #expect(joined.status == 0, "\(joined.stderr)")
+        #expect(joined.stdout == (try run(["47.25", "9.36", "--index", Self.index.path])).stdout)
     }
 
     /// Many lines across several input blocks come back in the same order.

@@ -15,6 +15,18 @@ struct PanoramaCommandTests {
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    /// Over a void (Finsteraarhorn's summit in N46E008) with no altitude, the one-line error
+    /// names the option that fixes it (before issue 29: "the reading gives no altitude", though
+    /// panorama reads no reading); with --altitude the panorama is drawn.
+    @Test func overAVoidTheErrorNamesTheAltitudeOption() throws {
+        let refused = try Self.run(["46.5367", "8.1258", "--azimuth-step", "10", "--range", "5000"])
+        #expect(refused.status == 1 && refused.stdout.isEmpty)
+        #expect(refused.stderrLines.count == 1 && refused.stderr.contains("void") && refused.stderr.contains("--altitude"), "\(refused.stderr)")
+        #expect(!refused.stderr.contains("reading gives"), "\(refused.stderr)")
+        let given = try Self.run(["46.5367", "8.1258", "--altitude", "4280", "--azimuth-step", "10", "--range", "5000"])
+        #expect(given.status == 0, "\(given.stderr)")
+    }
+
     @Test func panoramaJSONHasOneSkylinePointPerStepAndItsPeaks() throws {
         let result = try Self.run(["27.9957", "86.8285", "--azimuth-step", "0.5", "--range", "30000"])
         #expect(result.status == 0, "\(result.stderr)")

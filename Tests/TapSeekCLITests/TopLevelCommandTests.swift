@@ -18,6 +18,32 @@ struct TopLevelCommandTests {
         #expect(result.stdout.range(of: #"^\d+\.\d+\.\d+\n$"#, options: .regularExpression) != nil, "\(result.stdout)")
     }
 
+    /// Every `--jobs` says its default once, as "all cores": before issue 29 help read
+    /// "(default: all cores). (default: 2)", the second from this machine's core count.
+    @Test(arguments: ["aim", "batch", "calibrate", "elevation", "geocode", "locate", "panorama", "photo", "report", "skyline", "viewshed"])
+    func jobsHelpSaysItsDefaultOnce(command: String) throws {
+        let help = try CLIRunner.run(["help", command])
+        #expect(help.status == 0)
+        // The option's paragraph: its line and the indented lines that continue it.
+        let lines = help.stdout.split(separator: "\n")
+        let start = try #require(lines.firstIndex { $0.hasPrefix("  --jobs <jobs>") }, "\(help.stdout)")
+        let paragraph = ([lines[start]] + lines[(start + 1)...].prefix { $0.hasPrefix("          ") }).joined(separator: " ")
+            .replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        #expect(paragraph.components(separatedBy: "(default:").count == 2, "\(paragraph)")
+        #expect(paragraph.contains("(default: all cores)"), "\(paragraph)")
+    }
+
+    /// No argument or option says its default twice, in its words and again in the parser's
+    /// (before issue 29: "- for stdin (default). (default: -)").
+    @Test(arguments: ["aim", "batch", "calibrate", "elevation", "geocode", "locate", "panorama", "photo", "report", "skyline",
+                      "viewshed", "search", "dem info", "dem fetch", "polyline decode", "polyline encode"])
+    func helpNeverSaysADefaultTwice(command: String) throws {
+        let help = try CLIRunner.run(["help"] + command.split(separator: " ").map(String.init))
+        #expect(help.status == 0)
+        let text = help.stdout.replacingOccurrences(of: #"\s+"#, with: " ", options: .regularExpression)
+        #expect(text.range(of: #"\(default[^)]*\)\.? \(default"#, options: .regularExpression) == nil, "\(help.stdout)")
+    }
+
     /// A misspelt `headingReference` is located as given (true north) but said in a warning that
     /// names the key meant.
     @Test func misspeltKeysAreWarnedAbout() throws {

@@ -281,12 +281,12 @@ import Testing
         #expect(Self.error("{\n  \"location\": {\"latitude\": 1,, }}")?.description
                 == "invalid JSON at line 2, column 30: expected a string key, found ','")
         #expect(Self.error(#"{"location": {"latitude": NaN}}"#)?.description
-                == "invalid JSON at line 1, column 27: expected a value, found 'N'")
+                == "invalid JSON at column 27: expected a value, found 'N'")
         #expect(Self.error(#"{"location": {"latitude": 01}}"#)?.description
-                == "invalid JSON at line 1, column 28: expected ',' or '}' in an object, found '1'")
+                == "invalid JSON at column 28: expected ',' or '}' in an object, found '1'")
         #expect(Self.error(Self.example + " x")?.description
                 == "invalid JSON at line 16, column 3: expected nothing after the reading's closing '}', found 'x'")
-        #expect(Self.error(#"{"id": "a"#)?.description == "invalid JSON: unexpected end of input at line 1, column 10; unterminated string")
+        #expect(Self.error(#"{"id": "a"#)?.description == "invalid JSON: unexpected end of input at column 10; unterminated string")
         #expect(Self.error("{\"id\": \"tab\there\"}")?.description.contains("control characters must be escaped") == true)
         #expect(Self.error(#"{"id": "\x"}"#)?.description.contains("invalid escape") == true)
         #expect(Self.error(#"{"id": "\ud800"}"#)?.description.contains("unpaired UTF-16 surrogate") == true)
@@ -297,6 +297,15 @@ import Testing
         #expect(Self.error("\u{FEFF}\n\t" + Self.example + "\r\n") == nil)
     }
 
+    /// A one-line text (a JSON Lines record, whose line the caller names) gives the column
+    /// alone: "line 2: invalid JSON at line 1, column 1" read as a contradiction (issue 29).
+    /// A final newline does not make it two lines; a text over several lines keeps both.
+    @Test func aOneLineTextNamesTheColumnAlone() {
+        #expect(Self.error("x\n")?.description == "invalid JSON at column 1: expected a value, found 'x'")
+        #expect(Self.error(#"{"id": "a"}  x"#)?.description == "invalid JSON at column 14: expected nothing after the reading's closing '}', found 'x'")
+        #expect(Self.error("\nx")?.description == "invalid JSON at line 2, column 1: expected a value, found 'x'")
+    }
+
     @Test func invalidUTF8InAStringIsAnError() throws {
         var bytes = Array(#"{"id": "ab"}"#.utf8)
         bytes[8] = 0xFF
@@ -304,7 +313,7 @@ import Testing
         do {
             _ = try ReadingDecoder().decode(bytes)
         } catch {
-            #expect(error.description == "invalid JSON at line 1, column 8: a string is not valid UTF-8, found '\"'")
+            #expect(error.description == "invalid JSON at column 8: a string is not valid UTF-8, found '\"'")
         }
     }
 

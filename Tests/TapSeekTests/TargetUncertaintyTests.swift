@@ -33,6 +33,24 @@ struct TargetUncertaintyTests {
         #expect(u.distance.p2_5 == target.distance && u.distance.p97_5 == target.distance)
     }
 
+    /// The progress of a run is heard in increasing counts, at least every
+    /// ``Locator/progressStride`` samples per thread, ending at the total (issue 29, item 9:
+    /// before, a long run said nothing until done).
+    @Test func uncertaintyProgressCountsUpToEverySample() throws {
+        let heard = Locked<[(Int, Int)]>([])
+        let result = try Self.locator().locate(Self.reading(), uncertainty: .init(samples: 300), jobs: 2) { done, total in
+            heard.withLock { $0.append((done, total)) }
+        }
+        #expect(result.uncertainty?.samples == 300)
+        let calls = heard.withLock { $0 }
+        #expect(calls.allSatisfy { $0.1 == 300 })
+        let counts = calls.map(\.0)
+        #expect(counts == counts.sorted() && Set(counts).count == counts.count, "\(counts)")
+        #expect(counts.last == 300)
+        // Two threads of 150 samples, each heard every 64 and at its end.
+        #expect(counts.count == 6, "\(counts)")
+    }
+
     /// Candidates say how far the place lies from the samples they stand for, and a locality
     /// beyond 5 km is no candidate. A stand-in geocoder knows two places, one 2 km east of the
     /// reading's target and one 11.5 km north of it, and answers the nearer with its geodesic

@@ -77,17 +77,23 @@ extension Locator {
     /// `target` is the reading's own, unchanged by sampling; `uncertainty` is nil when the
     /// reading cannot be located. A calibrated reading (its own pixels, or `carried`) is
     /// sampled around its calibrated orientation with the calibration's sigma
-    /// (``Calibration/sigma``) in place of the sensors' accuracies.
+    /// (``Calibration/sigma``) in place of the sensors' accuracies. `progress` hears (samples
+    /// located, samples) every ``progressStride`` samples and at the end, from any thread.
     public func locate(_ original: Reading, uncertainty sampling: TargetUncertainty.Settings, carrying carried: Calibration? = nil,
-                       jobs: Int = ProcessInfo.processInfo.activeProcessorCount) -> LocateResult {
-        locate(original, uncertainty: sampling, carrying: carried, orientationCovariance: nil, jobs: jobs)
+                       jobs: Int = ProcessInfo.processInfo.activeProcessorCount,
+                       progress: (@Sendable (Int, Int) -> Void)? = nil) -> LocateResult {
+        locate(original, uncertainty: sampling, carrying: carried, orientationCovariance: nil, jobs: jobs, progress: progress)
     }
 
-    /// As ``locate(_:uncertainty:carrying:jobs:)``; a calibration's covariance (its own, or
+    /// Samples located between two calls of an uncertainty run's `progress`: a few milliseconds
+    /// of work each, so the lock it takes costs nothing.
+    public static let progressStride = 64
+
+    /// As ``locate(_:uncertainty:carrying:jobs:progress:)``; a calibration's covariance (its own, or
     /// `orientationCovariance` for a reading already calibrated, as a photo's taps are) samples
     /// heading, pitch and roll together, correlated as the fit found them.
     func locate(_ original: Reading, uncertainty sampling: TargetUncertainty.Settings, carrying carried: Calibration?,
-                orientationCovariance: [[Double]]?, jobs: Int) -> LocateResult {
+                orientationCovariance: [[Double]]?, jobs: Int, progress: (@Sendable (Int, Int) -> Void)? = nil) -> LocateResult {
         var terrain = TerrainSampler(catalog: catalog)
         let prepared = calibrated(original, carried: carried, terrain: &terrain)
         let reading = prepared.reading
@@ -113,14 +119,25 @@ extension Locator {
         march.recordsTrack = false
         let quiet = Locator(catalog: catalog, geoid: geoid, settings: march, magneticModel: magneticModel)
         let seed = sampling.seed
+        let located = Locked(0)
         DispatchQueue.concurrentPerform(iterations: shares) { share in
             var terrain = TerrainSampler(catalog: quiet.catalog)
             let first = share * count / shares, end = (share + 1) * count / shares
             var part: [(target: LocateResult.Target?, hit: Bool)] = []
             part.reserveCapacity(end - first)
+            var unreported = 0
             for i in first..<end {
                 let sample = quiet.locate(Self.perturbed(reading, by: sigmas, seed: seed, index: i), terrain: &terrain)
                 part.append((sample.target, sample.status == .hit))
+                unreported += 1
+                if let progress, unreported == Self.progressStride || i == end - 1 {
+                    // Under the lock: counts are heard in increasing order.
+                    located.withLock {
+                        $0 += unreported
+                        progress($0, count)
+                    }
+                    unreported = 0
+                }
             }
             outcomes.withLock { $0[share] = part }
         }

@@ -32,6 +32,16 @@ public enum CoordinateLine {
         return .success((latitude, longitude, latitudeText, longitudeText))
     }
 
+    /// Whether a line is a CSV header rather than a point: its first column is a word, not a
+    /// number (`lat,lon`, `latitude,longitude`, `"lat","lon"`). `nan` and `inf` are numbers.
+    public static func isHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
+        let end = line.firstIndex(of: UInt8(ascii: ",")) ?? line.count
+        let first = trimmed(line, 0, end)
+        guard let lead = first.first.map({ line[$0] }) else { return false }
+        let word = (lead | 0x20) >= UInt8(ascii: "a") && (lead | 0x20) <= UInt8(ascii: "z") || lead == UInt8(ascii: "\"")
+        return word && number(line, first) == nil
+    }
+
     private static func text(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
         let clipped = min(to, from + 60)
         return String(decoding: UnsafeBufferPointer(rebasing: line[from..<clipped]), as: UTF8.self)

@@ -42,7 +42,9 @@ struct JSONScanner {
         return position < bytes.count ? bytes[position] : nil
     }
 
-    /// An error about the JSON text at `offset`: "invalid JSON at line L, column C: …".
+    /// An error about the JSON text at `offset`: "invalid JSON at line L, column C: …", or
+    /// "at column C" when the text is one line (a JSON Lines record: its caller names the
+    /// input's line, and "line 2: … at line 1" read as a contradiction).
     func syntaxError(_ what: String, at offset: Int? = nil) -> ReadingError {
         let end = min(offset ?? position, bytes.count)
         var line = 1, lineStart = 0
@@ -53,10 +55,15 @@ struct JSONScanner {
         // Columns count characters, not bytes: skip UTF-8 continuation bytes.
         var column = 1
         for i in lineStart..<end where bytes[i] & 0xC0 != 0x80 { column += 1 }
+        // Trailing blanks (a final newline) do not make a second line.
+        var last = bytes.count
+        while last > 0, [0x20, 0x09, 0x0A, 0x0D].contains(bytes[last - 1]) { last -= 1 }
+        let oneLine = !bytes[..<last].contains(0x0A)
+        let place = oneLine ? "column \(column)" : "line \(line), column \(column)"
         if end >= bytes.count {
-            return ReadingError(field: "", message: "invalid JSON: unexpected end of input at line \(line), column \(column); \(what)")
+            return ReadingError(field: "", message: "invalid JSON: unexpected end of input at \(place); \(what)")
         }
-        return ReadingError(field: "", message: "invalid JSON at line \(line), column \(column): \(what), found \(Self.describe(byte: bytes[end]))")
+        return ReadingError(field: "", message: "invalid JSON at \(place): \(what), found \(Self.describe(byte: bytes[end]))")
     }
 
     private static func describe(byte: UInt8) -> String {

@@ -48,5 +48,5 @@ end=$(date +%s.%N)
 echo "1 000 photos (1 MP) on $(nproc) cores: $(python3 -c "print(round($end - $start, 1))") s, $lines calibrated"
 
 if [ "${SKIP_ACCURACY:-0}" != 1 ]; then
-    TAPSEEK_PHOTO_BENCHMARK="${1:-8}" swift test --skip-build --filter PhotoAccuracyBenchmark/accuracyTable 2>&1 | grep -E 'PHOTO-ACCURACY|WRONG'
+    TAPSEEK_PHOTO_BENCHMARK="${1:-8}" swift test --skip-build --filter PhotoAccuracyBenchmark/accuracyTable 2>&1 | grep -E 'PHOTO-ACCURACY|WRONG|REFUSED'
 fi

@@ -17,8 +17,8 @@ struct AimCommand: AsyncParsableCommand {
             max(30 m, 0.5 % of the slant range) short of it and where, and with an orientation and a camera \
             the pixel where it appears. With --batch, JSON Lines in (FILE or stdin) and one JSON line out per \
             non-blank input line, in order, each with its "line"; a bad line gives its error record and the run \
-            goes on. Exit status 1 when a single request cannot be answered, with the reason on stderr and \
-            nothing on stdout.
+            goes on. Exit status 1 when a single request cannot be answered (its error record on stdout) or \
+            read (the reason on stderr).
             """
     )
 
@@ -73,9 +73,7 @@ struct AimCommand: AsyncParsableCommand {
             throw InputError("request: \(error.description)")
         }
         let result = locator.aim(request, resolve: resolve)
-        // As locate: an error is said once, on stderr; stdout carries results only.
-        if let error = result.error { throw InputError(error.message) }
-        if let plot { try Self.writePlot(of: result, request: request, locator: locator, to: plot) }
+        if let plot, result.error == nil { try Self.writePlot(of: result, request: request, locator: locator, to: plot) }
         var out = OutputBuffer()
         switch format {
         case .json: out.appendJSON(result)
@@ -83,6 +81,8 @@ struct AimCommand: AsyncParsableCommand {
         }
         out.newline()
         out.flush()
+        // As locate: the error record is the answer, said once.
+        if result.error != nil { throw AnsweredWithError() }
     }
 
     /// The terrain under the sightline to the target, all the way to it (past the terrain in

@@ -11,8 +11,9 @@ struct LocateCommand: ParsableCommand {
             Prints the result JSON (--format geojson: a GeoJSON FeatureCollection of the target, observer, \
             line of sight, ground track and terrain; heights above the WGS84 ellipsoid as RFC 7946 says). \
             --plot draws the terrain under the ray, the ray and the target into a self-contained SVG. \
-            Exit status 0 on a hit or horizon; 1 when the reading cannot be read or located or the plot cannot be \
-            written, with the reason on stderr and nothing on stdout.
+            Exit status 0 on a hit or horizon; 1 when the reading cannot be located (its result, status "error" \
+            with the code, on stdout), or cannot be read or the plot cannot be written (the reason on stderr, \
+            nothing on stdout).
             """
     )
 
@@ -40,11 +41,8 @@ struct LocateCommand: ParsableCommand {
         let reading = try Self.readReading(file)
         let locator = try options.locator(recordsProfile: plot != nil || format == .geojson)
         let result = sampling.settings.map { Self.locate(reading, uncertainty: $0, locator: locator, jobs: jobs.value) } ?? locator.locate(reading)
-        // An error is said once, on stderr, as for a reading that cannot be read: stdout carries
-        // results only (before issue 29 the error record went to stdout as well).
-        if let error = result.error { throw InputError(error.message) }
         // The picture first: if it cannot be written, stdout stays empty.
-        if let plot { try Self.writePlot(of: result, to: plot) }
+        if let plot, result.error == nil { try Self.writePlot(of: result, to: plot) }
         var out = OutputBuffer()
         switch format {
         case .json: out.appendJSON(result)
@@ -52,6 +50,9 @@ struct LocateCommand: ParsableCommand {
         }
         out.newline()
         out.flush()
+        // A reading that decodes but cannot be located is answered: its result (status "error",
+        // with the code) is the answer, said once (before issue 29 its message went to stderr too).
+        if result.error != nil { throw AnsweredWithError() }
     }
 
     /// The reading located with its uncertainty, a progress line of the samples on stderr when

@@ -44,6 +44,8 @@ struct TapSeekCommand: AsyncParsableCommand {
             } else {
                 try command.run()
             }
+        } catch is AnsweredWithError {
+            Foundation.exit(1)
         } catch let error as InputError {
             StandardError.write("tapseek: \(error.message)")
             Foundation.exit(1)
@@ -65,6 +67,10 @@ struct TapSeekCommand: AsyncParsableCommand {
         }
     }
 }
+
+/// A request that was read but cannot be answered, whose error record (with its code and
+/// message) is already on stdout: exit status 1 and nothing more on stderr.
+struct AnsweredWithError: Error {}
 
 /// Bad input data (as opposed to bad usage): exit status 1 with this one-line message.
 struct InputError: Error {

@@ -91,13 +91,14 @@ struct AimCommandTests {
         #expect(record["error"] != nil && !record.keys.contains("observer"), "\(result.stdout)")
     }
 
-    /// A single request that cannot be answered is one line on stderr and nothing on stdout,
-    /// as for one that cannot be read (before issue 29 its error record went to stdout too).
-    @Test func anUnanswerableRequestWritesItsErrorOnStderrAlone() throws {
+    /// A single request that cannot be answered says so once: its error record on stdout, exit
+    /// 1, nothing on stderr (before issue 29 the message went to stderr as well).
+    @Test func anUnanswerableRequestIsItsErrorRecordAlone() throws {
         let result = try Self.run([], stdin: #"{"location":{"latitude":10,"longitude":10},"target":{"latitude":10.1,"longitude":10}}"#)
         #expect(result.status == 1)
-        #expect(result.stdout.isEmpty, "\(result.stdout)")
-        #expect(result.stderrLines.count == 1 && result.stderr.contains("outside the DEM"), "\(result.stderr)")
+        let error = try #require(try Self.json(result.stdout)["error"] as? [String: String])
+        #expect(error["code"] == "outside-dem" && error["message"]?.contains("outside the DEM") == true, "\(error)")
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
     }
 
     /// Every non-blank input line gives exactly one output line, in order, with its number.
@@ -123,13 +124,24 @@ struct AimCommandTests {
         (#"{"location":{"latitude":47.33,"longitude":9.41},"target":{"latitude":47.25,"longitude":9.34,"elevation":"high"}}"#,
          "tapseek: request: target.elevation must be a number, got \"high\"\n"),
         (#"{"location":{"latitude":47.33,"longitude":9.41},"target":{}}"#, "tapseek: request: target needs latitude and longitude, or a name\n"),
-        (#"{"location":{"latitude":47.33,"longitude":9.41},"target":{"latitude":10,"longitude":10}}"#,
-         "tapseek: target (10.0, 10.0) has no elevation and the DEM has none there\n"),
     ])
     func badRequestsGiveOneLineErrors(input: String, message: String) throws {
         let result = try Self.run([], stdin: input)
         #expect(result.status == 1)
         #expect(result.stderr == message)
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// A request that reads but cannot be answered: the message is in its error record.
+    @Test func aTargetWithoutHeightOffTheDEMIsAnErrorRecord() throws {
+        let result = try Self.run([], stdin: #"{"location":{"latitude":47.33,"longitude":9.41},"target":{"latitude":10,"longitude":10}}"#)
+        #expect(result.status == 1 && result.stderr.isEmpty)
+        #expect(Self.errorMessage(result) == "target (10.0, 10.0) has no elevation and the DEM has none there")
+    }
+
+    /// The message of a single request's error record on stdout ("" when there is none).
+    static func errorMessage(_ result: CLIRunner.Result) -> String {
+        ((try? json(result.stdout))?["error"] as? [String: String])?["message"] ?? ""
     }
 
     /// A name is the place of exactly that name nearest the observer, within 500 km; a fuzzy
@@ -145,13 +157,12 @@ struct AimCommandTests {
         }
         for (name, offered) in [("Säntis", "Santos (BR, "), ("Everest", "Everett (US, ")] {
             let result = try Self.run([], stdin: request(name))
-            // As for any request: one line on stderr, nothing on stdout; --batch gives the record.
-            #expect(result.status == 1 && result.stdout.isEmpty, "\(result.stdout)")
-            let record = try Self.json(try Self.run(["--batch"], stdin: request(name)).stdout)
-            #expect((record["error"] as? [String: String])?["code"] == "not-found")
-            #expect(result.stderrLines.count == 1 && result.stderr.contains("target.name \"\(name)\" names no place within 500 km of the observer"),
-                    "\(result.stderr)")
-            #expect(result.stderr.contains(offered), "\(result.stderr)")
+            // As for any request that decodes: the error record on stdout, exit 1.
+            #expect(result.status == 1)
+            #expect((try Self.json(result.stdout)["error"] as? [String: String])?["code"] == "not-found")
+            let message = Self.errorMessage(result)
+            #expect(message.contains("target.name \"\(name)\" names no place within 500 km of the observer"), "\(message)")
+            #expect(message.contains(offered), "\(message)")
         }
         let found = try Self.run([], stdin: request("grindelwald"))
         #expect(found.status == 0, "\(found.stderr)")
@@ -159,7 +170,7 @@ struct AimCommandTests {
         #expect(abs((target["latitude"] as? Double ?? 0) - 46.6247) < 0.01 && abs((target["longitude"] as? Double ?? 0) - 8.0339) < 0.01)
         #expect(target["name"] as? String == "Grindelwald")
         let far = try Self.run([], stdin: request("Grindelwald", 36.34, -84.18))
-        #expect(far.status == 1 && far.stderr.contains("Grindelwald (CH, 7"), "\(far.stderr)")
+        #expect(far.status == 1 && Self.errorMessage(far).contains("Grindelwald (CH, 7"), "\(far.stdout)")
     }
 
     @Test func usageErrors() throws {

@@ -121,20 +121,23 @@ import TapSeekTestSupport
             #expect(result.stdout.isEmpty)
         }
 
-        /// Readings that decode but cannot be located: exit 1 with one line on stderr and nothing
-        /// on stdout, as for a reading that cannot be read (before issue 29 the error result went
-        /// to stdout as well; in batch it is the line's record, with its code).
+        /// Readings that decode but cannot be located: exit 1 with the error result (status
+        /// "error", the code, no target) on stdout, said once: nothing on stderr (before issue 29
+        /// the message went to stderr as well). In batch it is the line's record.
         @Test(arguments: [
             (#"{"location":{"latitude":10.5,"longitude":-150.2},"orientation":{"heading":0,"pitch":0}}"#, "outside the DEM", "outside-dem"),
             (#"{"location":{"latitude":46.5367,"longitude":8.1258},"orientation":{"heading":300,"pitch":-5}}"#, "void", "void-observer"),
             (#"{"time":"2031-03-01T00:00:00Z","location":{"latitude":46.624,"longitude":8.041},"orientation":{"heading":205,"headingReference":"magnetic","pitch":26}}"#,
              "outside the validity", "magnetic-model"),
         ])
-        func unlocatableReadingsWriteTheirErrorOnStderrAlone(reading: String, message: String, code: String) throws {
+        func unlocatableReadingsAreTheirErrorResultAlone(reading: String, message: String, code: String) throws {
             let result = try locate(reading)
             #expect(result.status == 1, "stderr: \(result.stderr)")
-            #expect(result.stderrLines.count == 1 && result.stderr.contains(message), "stderr: \(result.stderr)")
-            #expect(result.stdout.isEmpty, "stdout: \(result.stdout)")
+            #expect(result.stderr.isEmpty, "stderr: \(result.stderr)")
+            let json = try LocateCommandTests.object(result.stdout)
+            #expect(json["status"] as? String == "error" && json["target"] == nil)
+            let error = try #require(json["error"] as? [String: String])
+            #expect(error["code"] == code && error["message"]?.contains(message) == true, "\(error)")
             let batch = try CLIRunner.run(["batch", "-", "--dem", SharedData.dem.path], stdin: reading)
             let record = try LocateCommandTests.object(batch.stdout)
             #expect(record["status"] as? String == "error" && record["target"] == nil)

@@ -253,18 +253,24 @@ import Testing
 
     // MARK: Errors and usage
 
-    /// A reading that cannot be located is one line on stderr and no collection on stdout, as
-    /// in JSON (before issue 29 a collection with the error went to stdout as well; batch's
-    /// GeoJSON still gives such a reading its Feature with null geometry).
-    @Test func anUnlocatableReadingWritesNoCollection() throws {
+    /// A reading that cannot be located is a collection whose one Feature has no geometry and
+    /// the error, exit 1, nothing on stderr (before issue 29 the message went to stderr too).
+    @Test func errorIsAnUnlocatedFeatureWithTheError() throws {
         let folder = try SharedData.temporaryDirectory("error")
         defer { try? FileManager.default.removeItem(at: folder) }
         try Self.antimeridianScene(in: folder)
         let reading = #"{"id":"nowhere","location":{"latitude":0.5,"longitude":0.5},"orientation":{"heading":90,"pitch":0}}"#
         let run = try Self.locate(reading, ["--dem", folder.path, "--format", "geojson"])
         #expect(run.status == 1)
-        #expect(run.stderrLines.count == 1 && run.stderr.contains("outside the DEM"), "\(run.stderr)")
-        #expect(run.stdout.isEmpty, "\(run.stdout)")
+        #expect(run.stderr.isEmpty, "\(run.stderr)")
+        let geo = try Self.object(run.stdout)
+        #expect(geo["type"] as? String == "FeatureCollection")
+        let answer = try #require(try Self.features(geo).first)
+        #expect(answer["geometry"] is NSNull, "RFC 7946 §3.2: geometry null for an unlocated feature")
+        let p = try #require(answer["properties"] as? [String: Any])
+        #expect(p["status"] as? String == "error" && p["id"] as? String == "nowhere")
+        let error = try #require(p["error"] as? [String: String])
+        #expect(error["code"] == "outside-dem" && error["message"]?.contains("outside the DEM") == true)
     }
 
     @Test func unknownFormatIsBadUsage() throws {

@@ -53,6 +53,9 @@ struct SearchCommandTests {
         #expect(abs((target["latitude"] as? Double ?? 0) - 46.62396) < 1e-4)
         #expect(aim["visible"] is Bool && aim["azimuth"] is Double)
         let unknown = try CLIRunner.run(["aim", "--dem", SharedData.dem.path], stdin: #"{"location":{"latitude":46.6594,"longitude":8.0544},"target":{"name":"xqzzvwk"}}"#)
-        #expect(unknown.status == 1 && unknown.stderr == "tapseek: target.name \"xqzzvwk\" names no place within 500 km of the observer and matches no known place; give target.latitude and target.longitude\n")
+        #expect(unknown.status == 1 && unknown.stderr.isEmpty)
+        let error = try #require(try Self.lines(unknown.stdout).first?["error"] as? [String: String])
+        #expect(error["code"] == "not-found")
+        #expect(error["message"] == "target.name \"xqzzvwk\" names no place within 500 km of the observer and matches no known place; give target.latitude and target.longitude")
     }
 }

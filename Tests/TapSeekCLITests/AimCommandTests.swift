@@ -4,7 +4,7 @@ import TapSeekTestSupport
 
 /// `tapseek aim` as a user runs it on the real Säntis tile: one request, GeoJSON, the picture,
 /// JSON Lines with --batch, and one-line errors.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(10)))
 struct AimCommandTests {
     static func run(_ arguments: [String], stdin: String? = nil) throws -> CLIRunner.Result {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))

@@ -4,7 +4,7 @@ import TapSeekTestSupport
 
 /// `tapseek skyline`, `tapseek calibrate`, and calibrations applied by `locate` and carried over
 /// by `batch`, as a user runs them on the real Säntis tile.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(10)))
 struct CalibrateCommandTests {
     static func run(_ arguments: [String], stdin: String? = nil) throws -> CLIRunner.Result {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))

@@ -4,7 +4,7 @@ import TapSeekTestSupport
 
 /// `tapseek panorama` as a user runs it: JSON and GeoJSON on stdout, the picture rendered by
 /// librsvg and checked by its pixels, and one-line errors.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(10)))
 struct PanoramaCommandTests {
     static func run(_ arguments: [String]) throws -> CLIRunner.Result {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))

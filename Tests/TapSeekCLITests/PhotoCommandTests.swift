@@ -6,7 +6,7 @@ import Testing
 /// `tapseek photo` run as a user runs it, on photos rendered over the real Everest tile with a
 /// known orientation, encoded as JPEG (libjpeg-turbo) and HEIC (Debian's heif-enc), their EXIF
 /// written by Debian's exiftool as a phone writes it.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .serialized, .timeLimit(.minutes(5)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .serialized, .timeLimit(.minutes(10)))
 struct PhotoCommandTests {
     static let location = Reading.Location(latitude: 27.9957, longitude: 86.8285, altitude: 5650)
     static let truth = CameraOrientation(heading: 84, pitch: 9, roll: -2)

@@ -4,7 +4,7 @@ import TapSeekTestSupport
 
 /// `tapseek viewshed` as a user runs it: the GeoTIFF read back by GDAL's own tools, its cells
 /// against `tapseek aim --batch`, the GeoJSON polygons checked by SpatiaLite, and one-line errors.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(10)))
 struct ViewshedCommandTests {
     static func run(_ arguments: [String], stdin: String? = nil) throws -> CLIRunner.Result {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))

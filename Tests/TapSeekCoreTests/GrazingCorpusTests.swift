@@ -7,7 +7,7 @@ import TapSeekTestSupport
 /// crests, of ridges lying exactly on post lines (and rays running exactly along them), of
 /// cliff edges and of random rough terrain, under a geoid with kinks. The first hit must be
 /// the brute force's to 1 cm along the ray, and no crossing may be missed.
-@Suite(.timeLimit(.minutes(3)))
+@Suite(.timeLimit(.minutes(10)))
 struct GrazingCorpusTests {
     /// Offsets of the aim point above (+) and below (−) the crest, metres.
     static let offsets = [-0.05, -0.02, -0.01, 0.01, 0.02, 0.05]

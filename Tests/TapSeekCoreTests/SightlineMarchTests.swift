@@ -7,7 +7,7 @@ import TapSeekTestSupport
 /// The sightline march against closed-form answers on synthetic terrain held in memory: a level
 /// plateau, a cone, a thin wall, a plateau's edge, voids. Every expected distance comes from
 /// `SyntheticTerrain.Truth`, written from the ellipsoid's geometry, never from the engine.
-@Suite(.timeLimit(.minutes(2)))  // a march that never ends fails instead of hanging CI
+@Suite(.timeLimit(.minutes(10)))  // a march that never ends fails instead of hanging CI (generous: 600 tests share 2 cores)
 struct SightlineMarchTests {
     typealias Truth = SyntheticTerrain.Truth
 

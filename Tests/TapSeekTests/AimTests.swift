@@ -5,7 +5,7 @@ import TapSeekTestSupport
 
 /// `Locator.aim` on the real tiles: round trips with `locate`, and targets hidden behind real
 /// ridges checked against an independent brute-force profile.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(10)))
 struct AimTests {
     static func locator() throws -> Locator {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))

@@ -7,7 +7,7 @@ import TapSeekTestSupport
 /// projected into the image (by bisection on each column, the skyline searched at each ray's
 /// own azimuth), the reading's orientation is then perturbed as phone sensors err, and the
 /// calibration must find the true orientation again — and the tap the true target.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(10)))
 struct CalibrationTests {
     static func locator() throws -> Locator {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))

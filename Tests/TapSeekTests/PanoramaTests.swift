@@ -5,7 +5,7 @@ import TapSeekTestSupport
 
 /// Panoramas over the real Everest tile against a brute-force skyline, known summits, and
 /// themselves under any sharing of work.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(10)))
 struct PanoramaTests {
     static let kalaPatthar = (27.9957, 86.8285)
     /// Everest's summit, 27°59′17″ N 86°55′31″ E (2020 survey).

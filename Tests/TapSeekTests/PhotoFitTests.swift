@@ -6,7 +6,7 @@ import TapSeekTestSupport
 /// Photos rendered over the real tiles with a known orientation: the skyline found in their
 /// pixels, fitted to the DEM's, must give that orientation back — or be refused — and a tap on a
 /// summit's pixel must land on the summit.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .serialized, .timeLimit(.minutes(5)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .serialized, .timeLimit(.minutes(10)))
 struct PhotoFitTests {
     static func locator() throws -> Locator {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))

@@ -6,7 +6,7 @@ import TapSeekTestSupport
 /// The exact engine against brute force on the real tiles: rays aimed within centimetres of the
 /// tops of the steepest cliffs of the Everest tile (3″) and the Bernese Alps tile (with voids),
 /// under the real EGM96 geoid.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(3)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(10)))
 struct RealGrazingTests {
     /// Whether the eight posts around a post are known: on a post between void cells only the
     /// post itself is known terrain, a point the brute force cannot sample.

@@ -5,7 +5,7 @@ import TapSeekTestSupport
 
 /// Sampled sensor errors around real readings: regions that hold what they promise, exact
 /// readings that give a point, and answers that depend only on the seed.
-@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(5)))
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"), .timeLimit(.minutes(10)))
 struct TargetUncertaintyTests {
     static func locator() throws -> Locator {
         try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))

@@ -6,7 +6,7 @@ import TapSeekTestSupport
 /// `Locator.viewshed` cell by cell: against `aim` for every cell of windows of the real tiles,
 /// against a closed-form sphere with one ridge, and against the independent brute-force
 /// sightline of TapSeekTestSupport.
-@Suite(.serialized, .timeLimit(.minutes(5)))
+@Suite(.serialized, .timeLimit(.minutes(10)))
 struct ViewshedTests {
     typealias Truth = SyntheticTerrain.Truth
 

@@ -95,7 +95,7 @@ import TapSeekTestSupport
         // A tile as large as the image cannot make the product of its sides overflow either.
         file.set(.long(322, [Int(UInt32.max)]))
         file.set(.long(323, [Int(UInt32.max)]))
-        try Self.expectError(file.bytes(), "larger than")
+        try Self.expectError(file.bytes(), "is larger than the image")
     }
 
     @Test func zeroTileSizeIsAnError() throws {

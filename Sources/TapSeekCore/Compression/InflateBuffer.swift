@@ -109,6 +109,8 @@ enum InflateBuffer {
                             }
                             written += n
                         }
+                        // Literals read no end check on the way; zeros past the end must not fill the buffer.
+                        try bits.checkEnd()
                         return written
                     }
                 }

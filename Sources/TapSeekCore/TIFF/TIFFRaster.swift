@@ -36,6 +36,8 @@ struct TIFFRaster {
 
     /// The largest block decoded, bytes (a 1° 1″ tile stored as a single Float32 strip is 52 MB).
     static let maximumBlockBytes = 1 << 28
+    /// Pixels of a 1024 × 1024 tile, the largest COG writers use by default.
+    static let largeTilePixels = 1 << 20
 
     let columns: Int
     let rows: Int
@@ -109,10 +111,13 @@ struct TIFFRaster {
             offsetsTag = Tag.stripOffsets
             countsTag = Tag.stripByteCounts
         }
-        // Tiles no larger than the bound: their product cannot overflow once each side is.
+        // A block (whose buffer each decoding thread holds) no larger than the image or a
+        // 1024 × 1024 tile, whichever is larger, and than the bound: the product of its sides
+        // cannot overflow once each side is bounded.
+        let largestBlock = min(max(posts, Self.largeTilePixels), Self.maximumBlockBytes / sampleType.width)
         guard blockColumns <= Self.maximumBlockBytes, blockRows <= Self.maximumBlockBytes,
-              blockColumns * blockRows <= Self.maximumBlockBytes / sampleType.width else {
-            throw TIFFFormatError("a block of \(blockColumns) × \(blockRows) pixels is larger than \(Self.maximumBlockBytes >> 20) MiB")
+              blockColumns * blockRows <= largestBlock else {
+            throw TIFFFormatError("a block of \(blockColumns) × \(blockRows) pixels is larger than the image and than \(Self.largeTilePixels) pixels")
         }
         blocksAcross = (columns + blockColumns - 1) / blockColumns
         blocksDown = (rows + blockRows - 1) / blockRows

@@ -70,17 +70,24 @@ struct DeflateError: Error {
     init(_ reason: String) { self.reason = reason }
 }
 
-/// A canonical Huffman code as a lookup table indexed by the next `maximumLength` input bits
-/// (DEFLATE packs codes from their first bit, least significant bit of the stream first, so
-/// the table is indexed by the bit-reversed code).
+/// A canonical Huffman code as lookup tables indexed by the next input bits (DEFLATE packs codes
+/// from their first bit, least significant bit of the stream first, so the tables are indexed by
+/// the bit-reversed code): a primary table of `primaryBits` (at most 10) bits that stays in the
+/// first-level cache, and for longer codes second-level tables behind it, as zlib does.
 struct DeflateHuffmanTable {
-    /// symbol << 4 | code length; 0 where no code matches.
-    let table: [UInt16]
+    /// A symbol and its code length, `symbol << 16 | length` (length 0: no code matches), or a
+    /// link to a second-level table, `start << 16 | 0x8000 | bits`.
+    let table: [UInt32]
     let maximumLength: Int
+    let primaryBits: Int
+
+    /// Longest code the primary table resolves alone.
+    static let primaryLimit = 10
 
     init(lengths: [Int]) throws(DeflateError) {
         let maxLength = lengths.max() ?? 0
         maximumLength = max(1, maxLength)
+        primaryBits = min(maximumLength, Self.primaryLimit)
         var countPerLength = [Int](repeating: 0, count: DeflateCodes.maximumCodeLength + 1)
         for l in lengths where l > 0 { countPerLength[l] += 1 }
         // Kraft: more codes of a length than the tree has room for is not a prefix code.
@@ -95,18 +102,57 @@ struct DeflateHuffmanTable {
             code = (code + countPerLength[l - 1]) << 1
             nextCode[l] = code
         }
-        var table = [UInt16](repeating: 0, count: 1 << maximumLength)
+        var codes: [(symbol: Int, length: Int, reversed: Int)] = []
         for (symbol, l) in lengths.enumerated() where l > 0 {
             let c = nextCode[l]
             nextCode[l] += 1
             var reversed = 0
             for i in 0..<l where c & (1 << i) != 0 { reversed |= 1 << (l - 1 - i) }
-            var index = reversed
-            while index < table.count {
-                table[index] = UInt16(symbol << 4 | l)
-                index += 1 << l
+            codes.append((symbol, l, reversed))
+        }
+        let primary = 1 << primaryBits, mask = primary - 1
+        // Each prefix of long codes gets a second-level table as wide as its longest code needs.
+        var subBits = [Int](repeating: 0, count: primary)
+        for c in codes where c.length > primaryBits {
+            subBits[c.reversed & mask] = max(subBits[c.reversed & mask], c.length - primaryBits)
+        }
+        var table = [UInt32](repeating: 0, count: primary)
+        for p in 0..<primary where subBits[p] > 0 {
+            table[p] = UInt32(table.count) << 16 | 0x8000 | UInt32(subBits[p])
+            table.append(contentsOf: repeatElement(0, count: 1 << subBits[p]))
+        }
+        for c in codes {
+            let entry = UInt32(c.symbol) << 16 | UInt32(c.length)
+            if c.length <= primaryBits {
+                var index = c.reversed
+                while index < primary {
+                    table[index] = entry
+                    index += 1 << c.length
+                }
+            } else {
+                let start = Int(table[c.reversed & mask] >> 16), width = 1 << subBits[c.reversed & mask]
+                var index = c.reversed >> primaryBits
+                while index < width {
+                    table[start + index] = entry
+                    index += 1 << (c.length - primaryBits)
+                }
             }
         }
         self.table = table
+    }
+
+    /// The symbol and code length at the start of `bits` (at least `maximumLength` of the
+    /// stream's next bits, first bit lowest); length 0 where no code matches.
+    @inline(__always) static func lookup(_ table: UnsafeBufferPointer<UInt32>, primaryBits: Int, _ bits: Int) -> (symbol: Int, length: Int) {
+        var e = table[bits & ((1 << primaryBits) - 1)]
+        if e & 0x8000 != 0 {
+            e = table[Int(e >> 16) + ((bits >> primaryBits) & ((1 << Int(e & 0xF)) - 1))]
+        }
+        return (Int(e >> 16), Int(e & 0xF))
+    }
+
+    /// ``lookup(_:primaryBits:_:)`` on this table.
+    func decode(_ bits: Int) -> (symbol: Int, length: Int) {
+        table.withUnsafeBufferPointer { Self.lookup($0, primaryBits: primaryBits, bits) }
     }
 }

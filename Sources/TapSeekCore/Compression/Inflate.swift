@@ -178,11 +178,10 @@ public struct InflateSource: ByteSource {
         }
 
         mutating func decode(_ code: DeflateHuffmanTable) throws -> Int {
-            let entry = code.table[Int(try peek(code.maximumLength))]
-            let length = Int(entry & 0xF)
+            let (symbol, length) = code.decode(Int(try peek(code.maximumLength)))
             guard length > 0 else { throw DeflateError("invalid Huffman code") }
             try skip(length)
-            return Int(entry >> 4)
+            return symbol
         }
 
         mutating func alignToByte() {

@@ -65,17 +65,16 @@ enum InflateBuffer {
                                 _ out: UnsafeMutablePointer<UInt8>, _ start: Int, _ capacity: Int) throws(DeflateError) -> Int {
         var written = start
         let literalBits = literals.maximumLength, distanceBits = distances.maximumLength
+        let literalPrimary = literals.primaryBits, distancePrimary = distances.primaryBits
         return try literals.table.withUnsafeBufferPointer { (lit) throws(DeflateError) -> Int in
             try distances.table.withUnsafeBufferPointer { (dist) throws(DeflateError) -> Int in
                 try DeflateCodes.lengthBase.withUnsafeBufferPointer { (lengthBase) throws(DeflateError) -> Int in
                     try DeflateCodes.distanceBase.withUnsafeBufferPointer { (distanceBase) throws(DeflateError) -> Int in
                         while written < capacity {
                             bits.refill()
-                            let entry = lit[Int(bits.peek(literalBits))]
-                            let length = Int(entry & 0xF)
+                            let (symbol, length) = DeflateHuffmanTable.lookup(lit, primaryBits: literalPrimary, bits.peek(literalBits))
                             guard length > 0 else { throw DeflateError("invalid Huffman code") }
                             bits.skip(length)
-                            let symbol = Int(entry >> 4)
                             if symbol < 256 {
                                 out[written] = UInt8(truncatingIfNeeded: symbol)
                                 written += 1
@@ -89,11 +88,9 @@ enum InflateBuffer {
                             // and a distance code (≤ 15 bits) fit; the distance's extra bits
                             // (≤ 13) may need another.
                             let runLength = lengthBase[index] + Int(bits.takeLoaded(DeflateCodes.lengthExtra[index]))
-                            let d = dist[Int(bits.peek(distanceBits))]
-                            let dLength = Int(d & 0xF)
+                            let (dSymbol, dLength) = DeflateHuffmanTable.lookup(dist, primaryBits: distancePrimary, bits.peek(distanceBits))
                             guard dLength > 0 else { throw DeflateError("invalid Huffman code") }
                             bits.skip(dLength)
-                            let dSymbol = Int(d >> 4)
                             guard dSymbol < 30 else { throw DeflateError("bad distance symbol \(dSymbol)") }
                             bits.refill()
                             let distance = distanceBase[dSymbol] + Int(bits.takeLoaded(DeflateCodes.distanceExtra[dSymbol]))
@@ -176,12 +173,11 @@ enum InflateBuffer {
 
         mutating func decode(_ code: DeflateHuffmanTable) throws -> Int {
             refill()
-            let entry = code.table[peek(code.maximumLength)]
-            let length = Int(entry & 0xF)
+            let (symbol, length) = code.decode(peek(code.maximumLength))
             guard length > 0 else { throw DeflateError("invalid Huffman code") }
             skip(length)
             try checkEnd()
-            return Int(entry >> 4)
+            return symbol
         }
 
         mutating func alignToByte() {

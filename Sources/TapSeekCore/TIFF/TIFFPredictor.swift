@@ -33,14 +33,13 @@ enum TIFFPredictor {
         }
     }
 
-    /// Undoes predictor 3 on `rows` rows of `samples` samples of `width` bytes; `scratch`
-    /// holds at least one row.
+    /// Undoes predictor 3 on `rows` rows of `samples` samples of `width` (4 or 8) bytes;
+    /// `scratch` holds at least one row.
     static func undoFloatingPoint(_ block: UnsafeMutableRawBufferPointer, rows: Int, samples: Int, width: Int,
                                   scratch: UnsafeMutableRawBufferPointer) {
         let rowBytes = samples * width
         let bytes = block.bindMemory(to: UInt8.self)
         let planes = scratch.bindMemory(to: UInt8.self)
-        let littleEndianMachine = 1.littleEndian == 1
         for r in 0..<rows {
             let row = r * rowBytes
             var sum: UInt8 = 0
@@ -48,11 +47,25 @@ enum TIFFPredictor {
                 sum &+= bytes[row + i]
                 planes[i] = sum
             }
-            // Plane p holds byte p of every sample, most significant first.
-            for p in 0..<width {
-                let target = littleEndianMachine ? width - 1 - p : p
-                let plane = p * samples
-                for s in 0..<samples { bytes[row + s * width + target] = planes[plane + s] }
+            // Plane p holds byte p of every sample, most significant first: each sample is
+            // assembled as a whole word, which the compiler vectorises.
+            let target = UnsafeMutableRawPointer(block.baseAddress! + row)
+            switch width {
+            case 4:
+                let out = target.bindMemory(to: UInt32.self, capacity: samples)
+                let p0 = planes.baseAddress!, p1 = p0 + samples, p2 = p1 + samples, p3 = p2 + samples
+                for s in 0..<samples {
+                    let word = UInt32(p0[s]) << 24 | UInt32(p1[s]) << 16 | UInt32(p2[s]) << 8 | UInt32(p3[s])
+                    out[s] = word
+                }
+            default:
+                let out = target.bindMemory(to: UInt64.self, capacity: samples)
+                let p = planes.baseAddress!
+                for s in 0..<samples {
+                    var word: UInt64 = 0
+                    for k in 0..<width { word = word << 8 | UInt64(p[k * samples + s]) }
+                    out[s] = word
+                }
             }
         }
     }

@@ -15,12 +15,6 @@ public func geoTIFFFuzzInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt
         try? GeoTIFFTile.grid(bytes: bytes, path: "fuzz.tif", maximumPosts: 1 << 20)
     }
     guard let grid else { return 0 }
-    guard grid.rows >= 2, grid.columns >= 2, grid.heights.count == grid.rows * grid.columns else {
-        violated("a \(grid.rows) × \(grid.columns) grid holds \(grid.heights.count) heights", input)
-    }
-    guard grid.latitudeSpacing > 0, grid.longitudeSpacing > 0 else {
-        violated("a grid with spacing \(grid.latitudeSpacing) × \(grid.longitudeSpacing)", input)
-    }
-    _ = grid.interpolate(latitude: grid.north, longitude: grid.west)
+    checkGrid(grid, input)
     return 0
 }

@@ -33,6 +33,20 @@ import TapSeekTestSupport
 
     static func int16(_ values: [Int16]) -> [UInt8] { values.flatMap { [UInt8(truncatingIfNeeded: $0), UInt8(truncatingIfNeeded: $0 >> 8)] } }
 
+    /// A valid 3 × 2 file of posts 1…6 in one strip.
+    static var sixPosts: TIFFBuilder { TIFFBuilder.int16(columns: 3, rows: 2, data: int16([1, 2, 3, 4, 5, 6])) }
+
+    /// ``sixPosts`` as one tile of `width × length` pixels.
+    static func tiled(width: Int, length: Int) -> TIFFBuilder {
+        var file = Self.sixPosts
+        file.entries.removeAll { [273, 278, 279].contains($0.tag) }
+        file.set(.short(322, [width]))
+        file.set(.short(323, [length]))
+        file.set(.long(324, [0]))
+        file.set(.long(325, [12]))
+        return file
+    }
+
     @Test func wellFormedFileGivesItsPostsAndLattice() throws {
         let file = TIFFBuilder.int16(columns: 3, rows: 2, data: Self.int16([1, 2, 3, -32768, 500, -7]))
         let grid = try Self.read(file.bytes()).result.get()
@@ -44,7 +58,7 @@ import TapSeekTestSupport
     }
 
     @Test func stripPastTheEndIsAnError() throws {
-        var file = TIFFBuilder.int16(columns: 3, rows: 2, data: Self.int16([1, 2, 3, 4, 5, 6]))
+        var file = Self.sixPosts
         file.set(.long(273, [1_000_000]))
         try Self.expectError(file.bytes(), "past the file's end")
         file.set(.long(273, [0]))
@@ -55,7 +69,7 @@ import TapSeekTestSupport
     /// The first directory's offset points back at the header: its "entry count" is the
     /// byte-order mark, far more entries than the file holds.
     @Test func directoryOffsetIntoTheHeaderIsAnError() throws {
-        var bytes = TIFFBuilder.int16(columns: 3, rows: 2, data: Self.int16([1, 2, 3, 4, 5, 6])).bytes()
+        var bytes = Self.sixPosts.bytes()
         bytes.replaceSubrange(4..<8, with: [0, 0, 0, 0])
         try Self.expectError(bytes, "entries")
         bytes.replaceSubrange(4..<8, with: [0xFF, 0xFF, 0xFF, 0x7F])
@@ -65,14 +79,14 @@ import TapSeekTestSupport
     /// A strip that points into the directory itself decodes whatever bytes lie there, bounded
     /// by its pixels: no loop, no error beyond the values.
     @Test func stripPointingIntoTheDirectoryReadsThoseBytes() throws {
-        var file = TIFFBuilder.int16(columns: 3, rows: 2, data: Self.int16([1, 2, 3, 4, 5, 6]))
+        var file = Self.sixPosts
         file.set(.long(273, [8]))
         let grid = try Self.read(file.bytes(keepOffsets: true)).result.get()
         #expect(grid.heights.count == 6)
     }
 
     @Test func millionByMillionHeaderIsAnError() throws {
-        var file = TIFFBuilder.int16(columns: 3, rows: 2, data: Self.int16([1, 2, 3, 4, 5, 6]))
+        var file = Self.sixPosts
         file.set(.long(256, [1_000_000]))
         file.set(.long(257, [1_000_000]))
         try Self.expectError(file.bytes(), "1000000 × 1000000 pixels, more than")
@@ -83,14 +97,9 @@ import TapSeekTestSupport
 
     /// 16 384² pixels in 16 × 16 tiles: a million tiles, of which the file lists one.
     @Test func tileCountBeyondTheOffsetsIsAnError() throws {
-        var file = TIFFBuilder.int16(columns: 3, rows: 2, data: Self.int16([1, 2, 3, 4, 5, 6]))
+        var file = Self.tiled(width: 16, length: 16)
         file.set(.long(256, [16_384]))
         file.set(.long(257, [16_384]))
-        file.entries.removeAll { [273, 278, 279].contains($0.tag) }
-        file.set(.short(322, [16]))
-        file.set(.short(323, [16]))
-        file.set(.long(324, [0]))
-        file.set(.long(325, [12]))
         try Self.expectError(file.bytes(), "needs 1048576 tiles but lists 1 offsets")
         // A tile as large as the image cannot make the product of its sides overflow either.
         file.set(.long(322, [Int(UInt32.max)]))
@@ -99,14 +108,8 @@ import TapSeekTestSupport
     }
 
     @Test func zeroTileSizeIsAnError() throws {
-        var file = TIFFBuilder.int16(columns: 3, rows: 2, data: Self.int16([1, 2, 3, 4, 5, 6]))
-        file.entries.removeAll { [273, 278, 279].contains($0.tag) }
-        file.set(.short(322, [0]))
-        file.set(.short(323, [16]))
-        file.set(.long(324, [0]))
-        file.set(.long(325, [12]))
-        try Self.expectError(file.bytes(), "tile size is missing or zero")
-        var strips = TIFFBuilder.int16(columns: 3, rows: 2, data: Self.int16([1, 2, 3, 4, 5, 6]))
+        try Self.expectError(Self.tiled(width: 0, length: 16).bytes(), "tile size is missing or zero")
+        var strips = Self.sixPosts
         strips.set(.long(278, [0]))
         try Self.expectError(strips.bytes(), "rows per strip is zero")
     }
@@ -178,7 +181,7 @@ import TapSeekTestSupport
     @Test func otherGeoTIFFsAreLeftToGDAL() throws {
         let folder = try SharedData.temporaryDirectory("geotiff-other")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let base = TIFFBuilder.int16(columns: 3, rows: 2, data: Self.int16([1, 2, 3, 4, 5, 6]))
+        let base = Self.sixPosts
         var jpeg = base, projected = base, bands = base, rotated = base
         jpeg.set(.short(259, [7]))
         projected.set(.short(34735, [1, 1, 0, 2, 1024, 0, 1, 1, 3072, 0, 1, 3857]))

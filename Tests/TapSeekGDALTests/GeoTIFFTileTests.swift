@@ -67,6 +67,20 @@ struct GeoTIFFTileTests {
         #expect(bare.warnings.count == 1)
     }
 
+    /// GDAL's PAM file beside a GeoTIFF: TapSeek's GDAL ignores it (`GDAL_PAM_ENABLED=NO`, so that
+    /// reading a shared tile never writes beside it), and so does the pure reader.
+    @Test func auxiliaryFileIsIgnoredByBothReaders() throws {
+        let source = SharedData.dem.appendingPathComponent("N46E008.tif")
+        try #require(SharedData.exists(source), Comment(rawValue: SharedData.missing(source)))
+        let folder = try SharedData.temporaryDirectory("geotiff-aux")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let file = folder.appendingPathComponent("N46E008.tif").path
+        try FileManager.default.copyItem(atPath: source.path, toPath: file)
+        try Data("<PAMDataset><GeoTransform>8, 0.001, 0, 47, 0, -0.001</GeoTransform></PAMDataset>".utf8)
+            .write(to: URL(fileURLWithPath: file + ".aux.xml"))
+        try Self.expectSameAsGDAL(file, "with a geotransform in .aux.xml")
+    }
+
     /// Files GDAL writes in every layout the reader claims, from a real tile: compressions,
     /// predictors, sample types, strips and tiles, BigTIFF, big-endian, COG, pixel-is-point.
     static let layouts: [(name: String, options: [String])] = [

@@ -72,14 +72,20 @@ enum InflateBuffer {
                     try DeflateCodes.distanceBase.withUnsafeBufferPointer { (distanceBase) throws(DeflateError) -> Int in
                         while written < capacity {
                             bits.refill()
-                            let (symbol, length) = DeflateHuffmanTable.lookup(lit, primaryBits: literalPrimary, bits.peek(literalBits))
+                            var (symbol, length) = DeflateHuffmanTable.lookup(lit, primaryBits: literalPrimary, bits.peek(literalBits))
                             guard length > 0 else { throw DeflateError("invalid Huffman code") }
                             bits.skip(length)
-                            if symbol < 256 {
+                            // A run of literals, refilling only when the longest code might not fit.
+                            while symbol < 256 {
                                 out[written] = UInt8(truncatingIfNeeded: symbol)
                                 written += 1
-                                continue
+                                if written == capacity { break }
+                                if bits.count < literalBits { bits.refill() }
+                                (symbol, length) = DeflateHuffmanTable.lookup(lit, primaryBits: literalPrimary, bits.peek(literalBits))
+                                guard length > 0 else { throw DeflateError("invalid Huffman code") }
+                                bits.skip(length)
                             }
+                            if symbol < 256 { break }
                             try bits.checkEnd()
                             if symbol == 256 { return written }
                             let index = symbol - 257
@@ -87,6 +93,7 @@ enum InflateBuffer {
                             // After a refill at least 56 bits wait: a length (≤ 5 extra bits)
                             // and a distance code (≤ 15 bits) fit; the distance's extra bits
                             // (≤ 13) may need another.
+                            bits.refill()
                             let runLength = lengthBase[index] + Int(bits.takeLoaded(DeflateCodes.lengthExtra[index]))
                             let (dSymbol, dLength) = DeflateHuffmanTable.lookup(dist, primaryBits: distancePrimary, bits.peek(distanceBits))
                             guard dLength > 0 else { throw DeflateError("invalid Huffman code") }

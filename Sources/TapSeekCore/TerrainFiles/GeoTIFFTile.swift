@@ -11,7 +11,7 @@ import Darwin
 /// not at all, predictors 1–3, Int16, UInt16, Int32, Float32 and Float64 samples, GDAL's nodata
 /// tag, the georeferencing of a tie point and a pixel scale, pixel-is-area and pixel-is-point:
 /// the same posts and lattice GDAL's GTiff driver gives, to the bit. Any other GeoTIFF (a
-/// projected CRS, JPEG, several bands, a rotation, a `.aux.xml` beside it) is left to the
+/// projected CRS, JPEG, several bands, a rotation, …) is left to the
 /// catalog's ``RasterReader``: ``describe(path:)`` returns nil for it.
 ///
 /// The file is memory-mapped and its blocks decoded into one grid, on all cores for a large
@@ -42,10 +42,10 @@ public enum GeoTIFFTile {
 
     /// The tile at `path` described from its header, reading no height; nil when the file is not
     /// a GeoTIFF this reader reads (not TIFF, another CRS, a compression or layout it leaves to
-    /// GDAL, a PAM `.aux.xml` that may override the georeferencing).
+    /// GDAL). Like TapSeek's GDAL (which runs with `GDAL_PAM_ENABLED=NO`), it ignores a PAM
+    /// `.aux.xml` beside the file.
     /// - Throws: ``TerrainFileError`` when the file cannot be read or its header is malformed.
     public static func describe(path: String) throws(TerrainFileError) -> DEMTile? {
-        if exists(path + ".aux.xml") { return nil }
         let file = try map(path)
         guard case .success(let l) = try layout(of: file.bytes, path: path, maximumPosts: maximumPosts) else { return nil }
         return DEMTile(path: path, driver: driver, isProjected: false, north: l.north, west: l.west,
@@ -142,10 +142,5 @@ public enum GeoTIFFTile {
         do { return try MappedFile(path: path) } catch {
             throw TerrainFileError(path: path, message: "cannot be opened (\(error.message))")
         }
-    }
-
-    private static func exists(_ path: String) -> Bool {
-        var status = stat()
-        return stat(path, &status) == 0
     }
 }

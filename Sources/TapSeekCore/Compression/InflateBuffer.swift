@@ -107,9 +107,18 @@ enum InflateBuffer {
                             let from = written - distance
                             if distance >= n {
                                 (out + written).update(from: out + from, count: n)
+                            } else if distance == 1 {
+                                (out + written).update(repeating: out[from], count: n)
                             } else {
-                                // Overlapping: the copy repeats the bytes it is producing.
-                                for i in 0..<n { out[written + i] = out[from + i] }
+                                // Overlapping: the copy repeats a period of `distance` bytes.
+                                // What is written is periodic, so whole periods may be copied
+                                // from the start, twice as many each time, never overlapping.
+                                var done = 0
+                                while done < n {
+                                    let c = min(distance + done, n - done)
+                                    (out + written + done).update(from: out + from, count: c)
+                                    done += c
+                                }
                             }
                             written += n
                         }

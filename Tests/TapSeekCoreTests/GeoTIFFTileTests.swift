@@ -85,6 +85,22 @@ import TapSeekTestSupport
         #expect(grid.heights.count == 6)
     }
 
+    /// A pixel scale or tie point that puts posts off the globe, or at no distance apart (found
+    /// by the fuzzer: a look-up then divided by zero).
+    static let offTheGlobe: [(scale: [Double], tie: [Double])] = [
+        ([1e-300, 1e-300, 0], [0, 0, 0, 8, 46, 0]), ([1.0 / 3600, 1.0 / 3600, 0], [0, 0, 0, 8, 1e308, 0]),
+        ([1e300, 1.0 / 3600, 0], [0, 0, 0, 8, 46, 0]), ([1.0 / 3600, 1.0 / 3600, 0], [0, 0, 0, 1e308, 46, 0]),
+    ]
+
+    @Test(arguments: offTheGlobe.indices)
+    func georeferencingOffTheGlobeIsAnError(case index: Int) throws {
+        let (scale, tie) = Self.offTheGlobe[index]
+        var file = Self.sixPosts
+        file.set(.double(33550, scale))
+        file.set(.double(33922, tie))
+        try Self.expectError(file.bytes(), "not on the globe")
+    }
+
     @Test func millionByMillionHeaderIsAnError() throws {
         var file = Self.sixPosts
         file.set(.long(256, [1_000_000]))

@@ -88,7 +88,7 @@ public final class ElevationCatalog: Sendable {
                 }
             }
             guard let rasterReader else {
-                warnings.append(Warning(.skippedFile, "skipping \(path): not an SRTM tile (N27E086.hgt); other rasters need a raster reader (TapSeek's .gdal)"))
+                warnings.append(Warning(.skippedFile, "skipping \(path): not an SRTM tile (N27E086.hgt) or a GeoTIFF in EPSG:4326; other rasters need a raster reader (TapSeek's .gdal)"))
                 continue
             }
             do {

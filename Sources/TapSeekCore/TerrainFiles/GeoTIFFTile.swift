@@ -120,7 +120,15 @@ public enum GeoTIFFTile {
             gt0 -= gt1 * 0.5
             gt3 -= gt5 * 0.5
         }
-        return .success(Layout(raster: raster, north: gt3 + 0.5 * gt5, west: gt0 + 0.5 * gt1,
+        let north = gt3 + 0.5 * gt5, west = gt0 + 0.5 * gt1
+        let south = north + Double(raster.rows - 1) * gt5, east = west + Double(raster.columns - 1) * gt1
+        // Posts on the globe (a pixel's width beyond a pole or once round at most) and a spacing
+        // no finer than a nanodegree, so that posts per degree stay finite (as GTXGrid checks).
+        guard [north, west, south, east].allSatisfy(\.isFinite), gt1 >= 1e-9, -gt5 >= 1e-9,
+              north <= 90 - gt5, south >= -90 + gt5, west >= -360, east <= 360 else {
+            throw malformed("its posts, \(north)° to \(south)°, \(west)° to \(east)°, spacing \(-gt5)° × \(gt1)°, are not on the globe")
+        }
+        return .success(Layout(raster: raster, north: north, west: west,
                                latitudeSpacing: -gt5, longitudeSpacing: gt1,
                                noData: d.text(Tag.gdalNoData).map { noData($0, raster.sampleType) }))
     }

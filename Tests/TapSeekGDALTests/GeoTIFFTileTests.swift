@@ -81,6 +81,24 @@ struct GeoTIFFTileTests {
         try Self.expectSameAsGDAL(file, "with a geotransform in .aux.xml")
     }
 
+    /// A GeoTIFF the pure reader finds malformed but libtiff reads (no strip byte counts: libtiff
+    /// works them out) goes to GDAL when the catalog has it, and is skipped with the pure
+    /// reader's one-line reason when it has not.
+    @Test func geoTIFFThePureReaderRefusesFallsBackToGDAL() throws {
+        let folder = try SharedData.temporaryDirectory("geotiff-fallback")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var file = TIFFBuilder.int16(columns: 3, rows: 2, data: [1, 0, 2, 0, 3, 0, 4, 0, 5, 0, 6, 0])
+        file.entries.removeAll { $0.tag == 279 }
+        file.set(.long(273, [file.dataStart]))
+        let path = folder.appendingPathComponent("no-byte-counts.tif").path
+        try Data(file.bytes(keepOffsets: true)).write(to: URL(fileURLWithPath: path))
+        #expect(throws: TerrainFileError.self) { try GeoTIFFTile.describe(path: path) }
+        let withGDAL = try ElevationCatalog(directory: folder.path, rasterReader: .gdal)
+        #expect(withGDAL.warnings.isEmpty)
+        #expect(withGDAL.grid(tile: 0)?.heights == [1, 2, 3, 4, 5, 6])
+        #expect(throws: CatalogError.self) { try ElevationCatalog(directory: folder.path) }
+    }
+
     /// Files GDAL writes in every layout the reader claims, from a real tile: compressions,
     /// predictors, sample types, strips and tiles, BigTIFF, big-endian, COG, pixel-is-point.
     static let layouts: [(name: String, options: [String])] = [

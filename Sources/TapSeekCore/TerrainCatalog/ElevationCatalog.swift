@@ -82,9 +82,12 @@ public final class ElevationCatalog: Sendable {
                         }
                         continue
                     }
-                } catch {
+                } catch where rasterReader == nil {
                     warnings.append(Warning(.skippedFile, "skipping \(error.description)"))
                     continue
+                } catch {
+                    // A file libtiff may still read (a missing byte-count tag, say): the raster
+                    // reader has the last word, and its error, if any, is the warning.
                 }
             }
             guard let rasterReader else {

@@ -20,6 +20,18 @@ func violated(_ what: String, _ input: [UInt8]) -> Never {
     fatalError("invariant violated: \(what)\(shown)")
 }
 
+/// Checks what every grid a reader returns must hold: its shape matches its heights, its
+/// spacing is positive, and a look-up at its corner does not trap.
+func checkGrid(_ grid: ElevationGrid, _ input: [UInt8]) {
+    guard grid.rows >= 2, grid.columns >= 2, grid.heights.count == grid.rows * grid.columns else {
+        violated("a \(grid.rows) × \(grid.columns) grid holds \(grid.heights.count) heights", input)
+    }
+    guard grid.latitudeSpacing > 0, grid.longitudeSpacing > 0 else {
+        violated("a grid with spacing \(grid.latitudeSpacing) × \(grid.longitudeSpacing)", input)
+    }
+    _ = grid.interpolate(latitude: grid.north, longitude: grid.west)
+}
+
 /// Splits `bytes` at NUL bytes into at most `count` parts (the last keeps any further NULs), so
 /// that one input can carry several files.
 func parts(_ bytes: ArraySlice<UInt8>, count: Int) -> [[UInt8]] {

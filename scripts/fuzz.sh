@@ -19,6 +19,8 @@
 #   gtx           the GTX geoid grid reader (GTXGrid)
 #   gzip          the gzip reader of downloaded .hgt.gz tiles (GzipMember, Inflate)
 #   photo         a photo's metadata: JPEG segments, EXIF/TIFF directories, XMP, HEIF boxes
+#   geotiff       the GeoTIFF reader (GeoTIFFTile): TIFF/BigTIFF directories, GeoKeys, DEFLATE,
+#                 LZW, PackBits, predictors
 #
 # Everything goes to .build-fuzz/ (git-ignored): the binaries, each target's growing corpus
 # (<target>-corpus), the seeds it starts from (<target>-seeds, rebuilt every run from the sample
@@ -32,7 +34,7 @@
 # first run; the fuzzers themselves run at nice 19.
 set -euo pipefail
 
-all_targets=(reading aim sensorlog sensorlogger phyphox gpslogger csv coordinates geocoder polyline gtx gzip photo)
+all_targets=(reading aim sensorlog sensorlogger phyphox gpslogger csv coordinates geocoder polyline gtx gzip photo geotiff)
 seconds="${1:?usage: scripts/fuzz.sh SECONDS [TARGET...] (targets: ${all_targets[*]})}"
 shift
 targets=("$@")
@@ -58,13 +60,14 @@ source_file() {
         gtx) echo GTXGridFuzz ;;
         gzip) echo GzipFuzz ;;
         photo) echo PhotoMetadataFuzz ;;
+        geotiff) echo GeoTIFFFuzz ;;
         *) echo "unknown target $1 (targets: ${all_targets[*]})" >&2; return 1 ;;
     esac
 }
 
 max_len() {
     case "$1" in
-        sensorlog | sensorlogger | phyphox | geocoder | photo) echo 16384 ;;
+        sensorlog | sensorlogger | phyphox | geocoder | photo | geotiff) echo 16384 ;;
         coordinates) echo 1024 ;;
         *) echo 4096 ;;
     esac
@@ -250,6 +253,22 @@ PY
                 heif-enc -q 50 -o "$dir/phone.heic" "$dir/phone.jpg" >/dev/null 2>&1 || true
             fi
             rm -f "$dir/grey.ppm" "$dir"/*_original
+            ;;
+        geotiff)
+            # Small windows of a shared GeoTIFF written by GDAL in every layout the reader
+            # claims: compressions, predictors, sample types, strips and tiles, BigTIFF, both
+            # byte orders, pixel-is-point.
+            local source="$root/../shared/dem/N46E008.tif" n=0
+            if [[ -f $source ]]; then
+                for options in "-co COMPRESS=DEFLATE -co PREDICTOR=2" "-ot Float32 -co COMPRESS=DEFLATE -co PREDICTOR=3 -co TILED=YES -co BLOCKXSIZE=16 -co BLOCKYSIZE=16" \
+                    "-co COMPRESS=LZW -co BLOCKYSIZE=3" "-co COMPRESS=PACKBITS -co TILED=YES -co BLOCKXSIZE=16 -co BLOCKYSIZE=16" \
+                    "-ot Float64 -co COMPRESS=LZW -co PREDICTOR=3 -co ENDIANNESS=BIG" "-ot Int32 -co BIGTIFF=YES -co COMPRESS=DEFLATE" \
+                    "-ot UInt16 -mo AREA_OR_POINT=Point" "-of COG -co COMPRESS=DEFLATE -co PREDICTOR=2 -co BLOCKSIZE=16"; do
+                    n=$((n + 1))
+                    # shellcheck disable=SC2086
+                    gdal_translate -q -srcwin 100 200 40 30 $options "$source" "$dir/layout-$n.tif" 2>/dev/null || true
+                done
+            fi
             ;;
         polyline)
             # The first byte picks decoding (even) or encoding (odd) and the precision.

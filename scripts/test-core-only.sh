@@ -2,7 +2,7 @@
 # Builds examples/core-only (an app that depends on the TapSeekCore product alone), checks with
 # ldd and strings that its binary links neither GDAL nor PROJ, and checks that its answers equal
 # `tapseek locate`'s, byte for byte, on the shared SRTM tiles (hits, skylines, a tap, failures
-# of the reading and of the march), places included.
+# of the reading and of the march), places included, and on a GeoTIFF in EPSG:4326.
 #
 #   scripts/test-core-only.sh        # after scripts/setup.sh
 #
@@ -81,13 +81,19 @@ for s in hit horizon error; do
     if grep -q "\"$s\"" <<<"$statuses"; then ok "covers status $s"; else fail "no reading gives status $s ($statuses)"; fi
 done
 
-# 3. A raster that is not an SRTM tile is skipped with a warning, never read silently wrong.
-ln -s "$shared/N46E008.tif" "$work/dem/"
-warnings="$("$core" "$work/dem" <<<"${readings[2]}" 2>&1 >/dev/null || true)"
-if grep -q "skipping .*N46E008.tif: not an SRTM tile" <<<"$warnings"; then
-    ok "a GeoTIFF is skipped with a warning"
+# 3. GeoTIFFs in EPSG:4326 are read by TapSeekCore itself, with the same answer as tapseek's
+# (issue 30); a projected GeoTIFF is skipped with a warning, never read silently wrong.
+mkdir "$work/geotiff"
+ln -s "$shared/N46E008.tif" "$shared/N43E006_3857.tiff" "$work/geotiff/"
+reading='{"id":"eiger-geotiff","location":{"latitude":46.624,"longitude":8.041},"orientation":{"heading":208,"pitch":20}}'
+expected="$("$tapseek" locate - --dem "$work/geotiff" <<<"$reading" 2>/dev/null || true)"
+actual="$("$core" "$work/geotiff" <<<"$reading" 2>"$work/stderr" || true)"
+if [ -n "$actual" ] && [ "$expected" = "$actual" ]; then ok "a GeoTIFF in EPSG:4326: $(grep -o '"status":"[a-z]*"' <<<"$actual")"
+else fail "GeoTIFF: core-locate differs"$'\n'"  tapseek: $expected"$'\n'"  core:    $actual"; fi
+if grep -q "skipping .*N43E006_3857.tiff: not an SRTM tile" "$work/stderr"; then
+    ok "a projected GeoTIFF is skipped with a warning"
 else
-    fail "no warning for the GeoTIFF"
+    fail "no warning for the projected GeoTIFF: $(cat "$work/stderr")"
 fi
 
 echo "test-core-only: $passed passed, $failed failed"

@@ -58,8 +58,14 @@ struct ExifFields: Sendable, Hashable {
     /// a HEIF Exif item). A sub-directory that cannot be read leaves its fields out.
     /// - Throws: ``PhotoMetadataError`` when the header or IFD0 itself is unreadable.
     init(tiff data: ArraySlice<UInt8>) throws(PhotoMetadataError) {
-        let (bigEndian, first) = try TIFFDirectory.header(of: data)
-        let ifd0 = try TIFFDirectory(data: data, bigEndian: bigEndian, offset: first)
+        let header: TIFFHeader, ifd0: TIFFDirectory<ArraySlice<UInt8>>
+        do {
+            header = try TIFFHeader(of: data)
+            ifd0 = try TIFFDirectory(data: data, header: header, offset: header.firstDirectory)
+        } catch {
+            throw .malformed("the EXIF block's TIFF structure is unreadable: \(error.reason)")
+        }
+        let first = header.firstDirectory
         make = ifd0.text(Tag.make)
         model = ifd0.text(Tag.model)
         orientation = ifd0.integer(Tag.orientation).flatMap { (1...8).contains($0) ? $0 : nil }
@@ -67,9 +73,9 @@ struct ExifFields: Sendable, Hashable {
         pixelHeight = ifd0.integer(Tag.imageLength)
         // Each sub-directory once, and never IFD0 again: a loop of offsets ends here.
         var visited: Set<Int> = [first]
-        func sub(_ tag: UInt16) -> TIFFDirectory? {
+        func sub(_ tag: UInt16) -> TIFFDirectory<ArraySlice<UInt8>>? {
             guard let offset = ifd0.integer(tag), visited.insert(offset).inserted else { return nil }
-            return try? TIFFDirectory(data: data, bigEndian: bigEndian, offset: offset)
+            return try? TIFFDirectory(data: data, header: header, offset: offset)
         }
         if let exif = sub(Tag.exifIFD) {
             dateTimeOriginal = exif.text(Tag.dateTimeOriginal)

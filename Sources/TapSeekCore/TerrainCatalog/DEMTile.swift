@@ -20,6 +20,13 @@ public struct DEMTile: Sendable, Hashable {
     public let longitudeSpacing: Double
     public let rows: Int
     public let columns: Int
+    /// The pure-Swift reader that reads the file; nil for the catalog's ``RasterReader``.
+    let nativeReader: NativeReader?
+
+    /// The formats TapSeekCore reads itself.
+    enum NativeReader: Sendable, Hashable {
+        case srtm, geoTIFF
+    }
 
     /// Latitude of the southern row of posts, degrees.
     public var south: Double { north - Double(rows - 1) * latitudeSpacing }
@@ -30,6 +37,12 @@ public struct DEMTile: Sendable, Hashable {
 
     public init(path: String, driver: String, isProjected: Bool, north: Double, west: Double,
                 latitudeSpacing: Double, longitudeSpacing: Double, rows: Int, columns: Int) {
+        self.init(path: path, driver: driver, isProjected: isProjected, north: north, west: west, latitudeSpacing: latitudeSpacing,
+                  longitudeSpacing: longitudeSpacing, rows: rows, columns: columns, nativeReader: nil)
+    }
+
+    init(path: String, driver: String, isProjected: Bool, north: Double, west: Double, latitudeSpacing: Double,
+         longitudeSpacing: Double, rows: Int, columns: Int, nativeReader: NativeReader?) {
         self.path = path
         self.driver = driver
         self.isProjected = isProjected
@@ -39,6 +52,7 @@ public struct DEMTile: Sendable, Hashable {
         self.longitudeSpacing = longitudeSpacing
         self.rows = rows
         self.columns = columns
+        self.nativeReader = nativeReader
     }
 
     /// Whether the point is inside the posts' rectangle (edges included).
@@ -63,6 +77,6 @@ extension DEMTile {
         guard let tile = SRTMTile(fileName: name), let posts = SRTMTile.postsPerSide(ofFile: path) else { return nil }
         let spacing = 1 / Double(posts - 1)
         self.init(path: path, driver: Self.srtmDriver, isProjected: false, north: Double(tile.south) + 1, west: Double(tile.west),
-                  latitudeSpacing: spacing, longitudeSpacing: spacing, rows: posts, columns: posts)
+                  latitudeSpacing: spacing, longitudeSpacing: spacing, rows: posts, columns: posts, nativeReader: .srtm)
     }
 }

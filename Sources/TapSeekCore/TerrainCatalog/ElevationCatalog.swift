@@ -4,10 +4,11 @@ import Foundation
 /// ``RasterReader`` GeoTIFF (geographic or projected), DTED, VRT, … — indexed by footprint and
 /// loaded lazily.
 ///
-/// SRTM tiles named like `N27E086.hgt` or `N27E086.hgt.zip` are indexed and read by the
-/// pure-Swift ``SRTMTile`` reader (the same posts GDAL reads, to the bit); every other raster
-/// through the catalog's ``rasterReader`` (`.gdal` from the `TapSeek` library), or skipped with a
-/// warning when it has none. A directory of SRTM tiles alone needs no reader at all.
+/// SRTM tiles named like `N27E086.hgt` or `N27E086.hgt.zip` and GeoTIFFs in EPSG:4326 are
+/// indexed and read by the pure-Swift ``SRTMTile`` and ``GeoTIFFTile`` readers (the same posts
+/// GDAL reads, to the bit); every other raster through the catalog's ``rasterReader`` (`.gdal`
+/// from the `TapSeek` library), or skipped with a warning when it has none. A directory of SRTM
+/// tiles and such GeoTIFFs needs no reader at all.
 ///
 /// Loaded tiles are immutable ``ElevationGrid`` values that any number of threads share; a cache
 /// with a memory budget evicts the least recently used. The catalog is `Sendable`: build one
@@ -70,16 +71,33 @@ public final class ElevationCatalog: Sendable {
                 tiles.append(tile)
                 continue
             }
+            let lower = path.lowercased()
+            if lower.hasSuffix(".tif") || lower.hasSuffix(".tiff") {
+                do {
+                    if let tile = try GeoTIFFTile.describe(path: path) {
+                        if let refusal = Self.refusal(of: tile, budget: memoryBudget) {
+                            warnings.append(refusal)
+                        } else {
+                            tiles.append(tile)
+                        }
+                        continue
+                    }
+                } catch where rasterReader == nil {
+                    warnings.append(Warning(.skippedFile, "skipping \(error.description)"))
+                    continue
+                } catch {
+                    // A file libtiff may still read (a missing byte-count tag, say): the raster
+                    // reader has the last word, and its error, if any, is the warning.
+                }
+            }
             guard let rasterReader else {
-                warnings.append(Warning(.skippedFile, "skipping \(path): not an SRTM tile (N27E086.hgt); other rasters need a raster reader (TapSeek's .gdal)"))
+                warnings.append(Warning(.skippedFile, "skipping \(path): not an SRTM tile (N27E086.hgt) or a GeoTIFF in EPSG:4326; other rasters need a raster reader (TapSeek's .gdal)"))
                 continue
             }
             do {
                 let tile = try rasterReader.describe(path: path)
-                // A raster bigger than the whole cache (a national DEM as one file) would
-                // exhaust memory when first read: it is refused here, with what to do.
-                guard tile.gridByteCount <= memoryBudget else {
-                    warnings.append(Warning(.skippedFile, "skipping \(path): its \(tile.columns)×\(tile.rows) posts need \(tile.gridByteCount >> 20) MiB, more than the tile cache's \(memoryBudget >> 20) MiB (--cache-mb); cut it into 1° tiles, e.g. with gdal_retile.py"))
+                if let refusal = Self.refusal(of: tile, budget: memoryBudget) {
+                    warnings.append(refusal)
                     continue
                 }
                 tiles.append(tile)
@@ -104,6 +122,13 @@ public final class ElevationCatalog: Sendable {
         }
         self.cells = cells
         cache = Locked(Cache())
+    }
+
+    /// Why a raster bigger than the whole cache (a national DEM as one file) is refused: it would
+    /// exhaust memory when first read. nil when it fits.
+    private static func refusal(of tile: DEMTile, budget: Int) -> Warning? {
+        guard tile.gridByteCount > budget else { return nil }
+        return Warning(.skippedFile, "skipping \(tile.path): its \(tile.columns)×\(tile.rows) posts need \(tile.gridByteCount >> 20) MiB, more than the tile cache's \(budget >> 20) MiB (--cache-mb); cut it into 1° tiles, e.g. with gdal_retile.py")
     }
 
     /// Whether a path (links followed) is a regular file.
@@ -146,11 +171,15 @@ public final class ElevationCatalog: Sendable {
         return cache.withLock { $0.store(index, loaded, budget: memoryBudget) }
     }
 
-    /// Reads a tile's grid: SRTM tiles the catalog described from their name by the pure-Swift
-    /// reader, everything else through the raster reader that described it.
+    /// Reads a tile's grid: SRTM tiles and GeoTIFFs in EPSG:4326 by the pure-Swift readers that
+    /// described them, everything else through the raster reader that described it.
     private func read(_ tile: DEMTile) -> Result<ElevationGrid, TerrainFileError> {
         Result { () throws(TerrainFileError) in
-            if tile.driver == DEMTile.srtmDriver { return try SRTMTile.readGrid(path: tile.path) }
+            switch tile.nativeReader {
+            case .srtm: return try SRTMTile.readGrid(path: tile.path)
+            case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path)
+            case nil: break
+            }
             guard let rasterReader else { throw TerrainFileError(path: tile.path, message: "no raster reader") }
             return try rasterReader.readGrid(of: tile)
         }

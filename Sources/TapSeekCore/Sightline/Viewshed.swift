@@ -131,6 +131,12 @@ extension Viewshed {
             guard r0 < r1, c0 < c1 else { continue }
             let blockColumns = (c1 - c0 + size - 1) / size
             var blocks = [Double](repeating: 0, count: blockColumns)
+            // The blocks' centres on the ellipsoid, from each block column's and row's sines
+            // and cosines (trigonometry per block cost more than the block's slopes).
+            let centreLongitudes = (0..<blockColumns).map {
+                radians(g.west + (Double(c0 + $0 * size) + Double(size) / 2) * g.longitudeSpacing + shift)
+            }
+            let cosines = centreLongitudes.map { cos($0) }, sines = centreLongitudes.map { sin($0) }
             g.heights.withUnsafeBufferPointer { h in
                 var r = r0
                 while r < r1 {
@@ -159,11 +165,12 @@ extension Viewshed {
                         }
                     }
                     let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
-                    let centreLatitude = g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing
+                    let centreLatitude = radians(g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing)
+                    let sinPhi = sin(centreLatitude), cosPhi = cos(centreLatitude)
+                    let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
                     for b in blocks.indices where blocks[b] > 0 {
                         let slope = blocks[b].squareRoot()
-                        let centreLongitude = g.west + (Double(c0 + b * size) + Double(size) / 2) * g.longitudeSpacing + shift
-                        let v = frame.enu(of: GeodeticPosition(latitude: centreLatitude, longitude: centreLongitude, height: 0))
+                        let v = frame.enu(ofECEF: Vector3(n * cosPhi * cosines[b], n * cosPhi * sines[b], n * (1 - e2) * sinPhi))
                         let d = (v.x * v.x + v.y * v.y).squareRoot()
                         guard d > 2 * halfDiagonal else {
                             for j in wedges.indices where wedges[j] < slope { wedges[j] = slope }
@@ -173,9 +180,10 @@ extension Viewshed {
                         if azimuth < 0 { azimuth += 2 * .pi }
                         let half = asin(halfDiagonal / d) * 1.01
                         let first = Int(((azimuth - half) / step).rounded(.down)), last = Int(((azimuth + half) / step).rounded(.down))
-                        for j in first...last {
-                            let k = ((j % count) + count) % count
+                        var k = ((first % count) + count) % count
+                        for _ in first...last {
                             if wedges[k] < slope { wedges[k] = slope }
+                            k = k + 1 == count ? 0 : k + 1
                         }
                     }
                     r = rEnd
@@ -235,6 +243,8 @@ extension Viewshed {
         let sines = (0..<columns).map { sin(radians(grid.longitude(column: $0))) }
         var undulations = RowUndulations(count: columns)
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
+        var heights = RowTerrain(grid: grid)
+        sweep.profiles.withUnsafeBufferPointer { profiles in
         for r in rows {
             let latitude = grid.latitude(row: r)
             let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
@@ -250,10 +260,12 @@ extension Viewshed {
             let last = min(columns - 1, Int(((eye.longitude + east - grid.west) / grid.longitudeSpacing).rounded(.up)))
             guard first <= last else { continue }
             undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
+            heights.start(latitude: latitude)
             var bearing = Bearing()
             for c in first...last {
                 let longitude = grid.longitude(column: c)
-                guard case .height(let ground) = terrain.sample(latitude: latitude, longitude: longitude) else { continue }
+                guard case .height(let ground) = heights.sample(column: c, latitude: latitude, longitude: longitude, over: &terrain)
+                else { continue }
                 let h = ground + sweep.targetHeight + undulations.values[c]
                 let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
                 let v = frame.enu(ofECEF: p)
@@ -261,8 +273,8 @@ extension Viewshed {
                 guard x <= sweep.range else { continue }
                 let visible: Bool
                 switch x < nearCells ? .open(clearTo: 0)
-                    : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, radius: radius,
-                             curvature: curvature, k: k, step: step, count: count) {
+                    : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, profiles: profiles,
+                             radius: radius, curvature: curvature, k: k, step: step, count: count) {
                 case .visible: visible = true
                 case .hidden: visible = false
                 case .open(let clear):
@@ -274,6 +286,7 @@ extension Viewshed {
                 }
                 values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
             }
+        }
         }
         return (values, exact)
     }
@@ -290,7 +303,11 @@ extension Viewshed {
     /// is surely clear. `v` is the target in the eye's ENU frame, x its horizontal distance, h its
     /// ellipsoidal height.
     @inline(__always)
-    private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep, radius: Double, curvature: Double,
+    ///
+    /// The level rays are read in place through `profiles` (the sweep's): a copy of a profile
+    /// per cell would retain and release its array of rises, two atomic operations a cell.
+    private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep,
+                               profiles: UnsafeBufferPointer<HorizonProfile>, radius: Double, curvature: Double,
                                k: Double, step: Double, count: Int) -> Judgement {
         // Distance along a level ray over the target's ground point, and the target's tangent.
         let above = sweep.eye.height + x * x / (2 * radius) - h
@@ -308,23 +325,25 @@ extension Viewshed {
         let shift = (abs(above) + 100) / radius
         let slack = 1 + shift * x
         let f = azimuth / step
-        let i0 = min(Int(f), count - 1), i1 = (i0 + 1) % count
+        let i0 = min(Int(f), count - 1), i1 = i0 + 1 == count ? 0 : i0 + 1
         let off0 = (f - Double(i0)) * step, off1 = step - off0
-        let p0 = sweep.profiles[i0], p1 = sweep.profiles[i1]
         let far = cut + slack
-        guard far < min(p0.validity, p1.validity), far + sweep.voidReach < min(p0.firstVoid, p1.firstVoid) else { return .open(clearTo: 0) }
+        guard far < min(profiles[i0].validity, profiles[i1].validity),
+              far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else { return .open(clearTo: 0) }
         let margin = 2e-5 + 2e-9 * x + 1e-6 * abs(t)
         let lateral = sweep.lateral[i0]
         // Each level ray's horizon is exact; the cell's own lies within lateral·offset of both.
         // Most cells are hidden: the lower bounds first, the nearer ray's first.
-        let (pa, la, pb, lb) = off0 <= off1 ? (p0, lateral * off0, p1, lateral * off1) : (p1, lateral * off1, p0, lateral * off0)
-        if t < pa.horizon(at: cut - slack) - la - margin || t < pb.horizon(at: cut - slack) - lb - margin { return .hidden }
-        let upper = max(min(pa.horizon(at: far) + la, pb.horizon(at: far) + lb), sweep.nearBound)
+        let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
+        if t < profiles[a].horizon(at: cut - slack) - la - margin || t < profiles[b].horizon(at: cut - slack) - lb - margin {
+            return .hidden
+        }
+        let upper = max(min(profiles[a].horizon(at: far) + la, profiles[b].horizon(at: far) + lb), sweep.nearBound)
         if t > upper + margin { return .visible }
         // Nearer than where either ray's raised horizon first comes within the margin, nothing
         // can reach the sightline.
         guard sweep.nearBound + margin < t else { return .open(clearTo: 0) }
-        let clear = max(pa.firstRise(to: t - margin - la), pb.firstRise(to: t - margin - lb))
+        let clear = max(profiles[a].firstRise(to: t - margin - la), profiles[b].firstRise(to: t - margin - lb))
         return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
     }
 
@@ -377,6 +396,84 @@ struct RowUndulations {
     }
 }
 
+/// Terrain heights along one row of a viewshed grid, bit for bit what the terrain's own
+/// `sample` answers: the same bilinear arithmetic (``ElevationGrid/interpolate(row:tr:column:tc:)``)
+/// with the latitude's part computed once per row and the longitude's once per column and DEM
+/// grid, where sampling redid both, and found the grid again, for every cell (a seventh of a
+/// viewshed's instructions). A cell the grid in use does not hold, or holds beside a void, is
+/// sampled as before; the grid holding it is used from then on when its bilinear height there
+/// is the sample's own (the grid a ``TerrainSampler`` keeps for the next point too).
+struct RowTerrain {
+    private let viewshed: ViewshedGrid
+    /// The grid in use: its posts and its columns of posts, and for each column of the
+    /// viewshed grid its cell column there (index −1: outside it).
+    private var dem: ElevationGrid?
+    private var posts: [Float] = []
+    private var stride = 0
+    private var columns: [(index: Int, fraction: Double)] = []
+    /// Grids used before, with their columns: rows along a seam go back and forth.
+    private var used: [(dem: ElevationGrid, columns: [(index: Int, fraction: Double)])] = []
+    /// The current row's first post in `posts` and fraction southward (−1: outside the grid).
+    private var row = (first: -1, fraction: 0.0)
+    private var latitude = Double.nan
+
+    init(grid: ViewshedGrid) { viewshed = grid }
+
+    /// Begins a row of the viewshed grid.
+    mutating func start(latitude: Double) {
+        self.latitude = latitude
+        row = (-1, 0)
+        if let dem, latitude <= dem.north, latitude >= dem.south {
+            let r = dem.cellRow(latitude: latitude)
+            row = (r.index * stride, r.fraction)
+        }
+    }
+
+    /// The terrain at column `c` of the current row (at `latitude`, `longitude`).
+    @inline(__always)
+    mutating func sample<T: TerrainGrids>(column c: Int, latitude: Double, longitude: Double, over terrain: inout T) -> TerrainSample {
+        if row.first >= 0 {
+            let column = columns[c]
+            if column.index >= 0 {
+                let h = posts.withUnsafeBufferPointer {
+                    ElevationGrid.bilinear($0, columns: stride, at: row.first + column.index, tr: row.fraction, tc: column.fraction)
+                }
+                if !h.isNaN { return .height(h) }
+            }
+        }
+        let answer = terrain.sample(latitude: latitude, longitude: longitude)
+        // A seam's one-cell grid (2 × 2 posts) is not worth its columns.
+        if case .height(let h) = answer, let g = terrain.grid(containing: latitude, longitude: longitude), g.rows > 2, g.columns > 2,
+           g.contains(latitude: latitude, longitude: longitude), g.interpolate(latitude: latitude, longitude: longitude) == h {
+            use(g)
+        }
+        return answer
+    }
+
+    /// Makes `g` the grid in use.
+    private mutating func use(_ g: ElevationGrid) {
+        func same(_ a: ElevationGrid) -> Bool {
+            a.north == g.north && a.west == g.west && a.rows == g.rows && a.columns == g.columns
+                && a.latitudeSpacing == g.latitudeSpacing && a.longitudeSpacing == g.longitudeSpacing
+        }
+        if let dem, same(dem) { return }
+        if let i = used.firstIndex(where: { same($0.dem) }) {
+            columns = used[i].columns
+        } else {
+            columns = (0..<viewshed.columns).map {
+                let longitude = viewshed.longitude(column: $0)
+                return longitude >= g.west && longitude <= g.east ? g.cellColumn(longitude: longitude) : (-1, 0)
+            }
+            if used.count == 8 { used.removeFirst() }
+            used.append((g, columns))
+        }
+        dem = g
+        posts = g.heights
+        stride = g.columns
+        start(latitude: latitude)
+    }
+}
+
 /// The azimuths of the cells along a row, each from the one before: neighbours differ by a small
 /// angle whose arctangent a short series gives, cheaper than `atan2` for every cell.
 struct Bearing {
@@ -385,6 +482,7 @@ struct Bearing {
     /// The azimuth of (east, north), radians clockwise from north in [0, 2π): from the previous
     /// direction when the turn's tangent e is below 10⁻² (the series e − e³/3 + e⁵/5 − e⁷/7 then
     /// errs by under e⁹/9 ≈ 10⁻¹⁹), else by `atan2`.
+    @inline(__always)
     mutating func next(east x: Double, north y: Double) -> Double {
         let dot = east * x + north * y, cross = north * x - east * y
         var a: Double

@@ -67,7 +67,7 @@ public struct Viewshed: Sendable {
     /// Level rays per radian of the sweep, per metre of range over the DEM's smallest post
     /// spacing: 0.6, the fewest that let no void hide between two of them (see
     /// ``radialCount(range:postSpacing:)``). More make the bounds tighter, but cost more than the
-    /// own sightlines they spare: 633 M instructions at 0.6 against 671 M at 1 and 735 M at 2 on
+    /// own sightlines they spare: 633 M instructions at 0.6 against 671 M at 1 and 735 M at 2 (before the row look-ups) on
     /// the 30 km benchmark (scripts/bench-viewshed.sh, under callgrind).
     static let radialDensity = 0.6
 

@@ -67,8 +67,8 @@ public struct Viewshed: Sendable {
     /// Level rays per radian of the sweep, per metre of range over the DEM's smallest post
     /// spacing: 0.6, the fewest that let no void hide between two of them (see
     /// ``radialCount(range:postSpacing:)``). More make the bounds tighter, but cost more than the
-    /// own sightlines they spare: 633 M instructions at 0.6 against 671 M at 1 and 735 M at 2 (before the row look-ups) on
-    /// the 30 km benchmark (scripts/bench-viewshed.sh, under callgrind).
+    /// own sightlines they spare: 633 M instructions at 0.6 against 671 M at 1 and 735 M at 2 on
+    /// the 30 km benchmark (scripts/bench-viewshed.sh, under callgrind, before the row look-ups).
     static let radialDensity = 0.6
 
     public init(eye: GeodeticPosition, settings: Settings, range: Double, grid: ViewshedGrid, radials: Int, exactCells: Int,
@@ -245,48 +245,48 @@ extension Viewshed {
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
         var heights = RowTerrain(grid: grid)
         sweep.profiles.withUnsafeBufferPointer { profiles in
-        for r in rows {
-            let latitude = grid.latitude(row: r)
-            let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
-            let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
-            let base = (r - rows.lowerBound) * columns
-            // Columns that may lie within range: a generous local estimate of the distance
-            // (3 % and 200 m to spare), so that cells surely beyond it cost nothing.
-            let north = radians(latitude - eye.latitude) * meridian
-            let reach = sweep.range * 1.03 + 200
-            guard abs(north) <= reach else { continue }
-            let east = (reach * reach - north * north).squareRoot() / (n * cosPhi) * 180 / .pi
-            let first = max(0, Int(((eye.longitude - east - grid.west) / grid.longitudeSpacing).rounded(.down)))
-            let last = min(columns - 1, Int(((eye.longitude + east - grid.west) / grid.longitudeSpacing).rounded(.up)))
-            guard first <= last else { continue }
-            undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
-            heights.start(latitude: latitude)
-            var bearing = Bearing()
-            for c in first...last {
-                let longitude = grid.longitude(column: c)
-                guard case .height(let ground) = heights.sample(column: c, latitude: latitude, longitude: longitude, over: &terrain)
-                else { continue }
-                let h = ground + sweep.targetHeight + undulations.values[c]
-                let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
-                let v = frame.enu(ofECEF: p)
-                let x = (v.x * v.x + v.y * v.y).squareRoot()
-                guard x <= sweep.range else { continue }
-                let visible: Bool
-                switch x < nearCells ? .open(clearTo: 0)
-                    : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, profiles: profiles,
-                             radius: radius, curvature: curvature, k: k, step: step, count: count) {
-                case .visible: visible = true
-                case .hidden: visible = false
-                case .open(let clear):
-                    exact += 1
-                    // aim's own target height, with the geoid looked up at the point itself.
-                    let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
-                    visible = x < 1 || exactlyVisible(latitude: latitude, longitude: longitude, height: exact, clearTo: clear,
-                                                      sweep: sweep, frame: frame, radius: radius, over: &terrain)
+            for r in rows {
+                let latitude = grid.latitude(row: r)
+                let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
+                let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+                let base = (r - rows.lowerBound) * columns
+                // Columns that may lie within range: a generous local estimate of the distance
+                // (3 % and 200 m to spare), so that cells surely beyond it cost nothing.
+                let north = radians(latitude - eye.latitude) * meridian
+                let reach = sweep.range * 1.03 + 200
+                guard abs(north) <= reach else { continue }
+                let east = (reach * reach - north * north).squareRoot() / (n * cosPhi) * 180 / .pi
+                let first = max(0, Int(((eye.longitude - east - grid.west) / grid.longitudeSpacing).rounded(.down)))
+                let last = min(columns - 1, Int(((eye.longitude + east - grid.west) / grid.longitudeSpacing).rounded(.up)))
+                guard first <= last else { continue }
+                undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
+                heights.start(latitude: latitude)
+                var bearing = Bearing()
+                for c in first...last {
+                    let longitude = grid.longitude(column: c)
+                    guard case .height(let ground) = heights.sample(column: c, latitude: latitude, longitude: longitude, over: &terrain)
+                    else { continue }
+                    let h = ground + sweep.targetHeight + undulations.values[c]
+                    let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
+                    let v = frame.enu(ofECEF: p)
+                    let x = (v.x * v.x + v.y * v.y).squareRoot()
+                    guard x <= sweep.range else { continue }
+                    let visible: Bool
+                    switch x < nearCells ? .open(clearTo: 0)
+                        : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, profiles: profiles,
+                                 radius: radius, curvature: curvature, k: k, step: step, count: count) {
+                    case .visible: visible = true
+                    case .hidden: visible = false
+                    case .open(let clear):
+                        exact += 1
+                        // aim's own target height, with the geoid looked up at the point itself.
+                        let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
+                        visible = x < 1 || exactlyVisible(latitude: latitude, longitude: longitude, height: exact, clearTo: clear,
+                                                          sweep: sweep, frame: frame, radius: radius, over: &terrain)
+                    }
+                    values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
                 }
-                values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
             }
-        }
         }
         return (values, exact)
     }

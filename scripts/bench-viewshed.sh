@@ -3,8 +3,13 @@
 # as whole processes, in the same run, alternating. Prints the median wall-clock times, the ratio,
 # how many cells each judged and how many of tapseek's cells needed a sightline of their own.
 #
-#   scripts/bench-viewshed.sh [RUNS]        (default 5 runs each; needs a release build:
-#                                             swift build -c release --product tapseek)
+#   scripts/bench-viewshed.sh [RUNS]        (default 5 runs each; needs the release build the main
+#                                             command makes: swift build -c release
+#                                             --static-swift-stdlib --product tapseek; a dynamically
+#                                             linked build starts ~10 ms slower)
+#
+# On a host shared with other work the wall-clock times swing by a third from run to run; CPU
+# times are steadier: perf stat -r 15 COMMAND (task-clock), as README's Viewsheds table gives them.
 #
 # The terrain: the 61 km window of ../shared/dem/N27E086.hgt around 27.70° N 86.66° E that
 # scripts/bench-panorama.sh uses (lower Khumbu; wholly inside the tile, no voids), cut with
@@ -18,7 +23,7 @@ runs="${1:-5}"
 tile="$root/../shared/dem/N27E086.hgt"
 tapseek="$root/.build/release/tapseek"
 [ -f "$tile" ] || { echo "bench-viewshed: $tile is missing" >&2; exit 1; }
-[ -x "$tapseek" ] || { echo "bench-viewshed: build first: swift build -c release --product tapseek" >&2; exit 1; }
+[ -x "$tapseek" ] || { echo "bench-viewshed: build first: swift build -c release --static-swift-stdlib --product tapseek" >&2; exit 1; }
 for tool in gdal_translate gdalwarp gdal_viewshed gdalinfo gdaltransform python3; do
     command -v "$tool" >/dev/null || { echo "bench-viewshed: $tool is missing (apt-get install gdal-bin)" >&2; exit 1; }
 done
@@ -62,6 +67,7 @@ tm=$(printf '%s\n' "${t[@]}" | median) t1m=$(printf '%s\n' "${t1[@]}" | median) 
 thm=$(printf '%s\n' "${th[@]}" | median)
 
 echo "window: $(gdalinfo "$work/dem/window.tif" | grep 'Size is'), UTM copy: $(gdalinfo "$work/window-utm.tif" | grep 'Size is')"
+echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg 2>/dev/null) on $(nproc) cores"
 echo "tapseek viewshed --range 30000, whole process: ${tm} ms (all cores; runs: ${t[*]}), ${t1m} ms (--jobs 1; runs: ${t1[*]})"
 echo "tapseek viewshed on N27E086.hgt itself (no GDAL), whole process: ${thm} ms (all cores; runs: ${th[*]})"
 echo "gdal_viewshed -md 30000 -cc 0.87, whole process: ${gm} ms (runs: ${g[*]})"

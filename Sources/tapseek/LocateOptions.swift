@@ -1,4 +1,5 @@
 import ArgumentParser
+import Dispatch
 import TapSeek
 
 /// Options of the commands that march sightlines.
@@ -31,10 +32,40 @@ struct LocateOptions: ParsableArguments {
                                                                          skylineRange: skylineRange))
     }
 
-    /// A locator over the DEM with the EGM96 geoid and, when the index is built, placemarks.
-    static func locator(demOptions: DEMOptions, settings: MarchSettings) throws -> Locator {
+    /// A locator over the DEM with the EGM96 geoid and, when the index is built and
+    /// `placemarks` asks for them, placemarks (loading the geocoder's index costs a command
+    /// that names no place, such as `viewshed`, 7 M instructions of its start).
+    ///
+    /// With `reading` (latitude, longitude), the DEM tile there is read while the geoid loads
+    /// on another thread: two independent reads of a few million posts each that a command
+    /// needing both at once (`viewshed`) would otherwise wait for one after the other.
+    static func locator(demOptions: DEMOptions, settings: MarchSettings, placemarks: Bool = true,
+                        reading point: (latitude: Double, longitude: Double)? = nil) throws -> Locator {
+        let loaded = Locked<Result<Geoid, TerrainFileError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        @Sendable func load() {
+            let geoid: Result<Geoid, TerrainFileError>
+            do { geoid = .success(try Geoid()) } catch { geoid = .failure(error) }
+            loaded.withLock { $0 = geoid }
+        }
+        if point == nil { load() } else {
+            DispatchQueue.global().async {
+                load()
+                done.signal()
+            }
+        }
+        let catalog = try demOptions.openCatalog()
+        if let point {
+            var terrain = TerrainSampler(catalog: catalog)
+            _ = terrain.sample(latitude: point.latitude, longitude: point.longitude)
+            done.wait()
+        }
         let geoid: Geoid
-        do { geoid = try Geoid() } catch { throw InputError("cannot read the EGM96 geoid: \(error.description) (install Debian's proj-data)") }
-        return Locator(catalog: try demOptions.openCatalog(), geoid: geoid, settings: settings, placemarks: Placemarks.lookup())
+        switch loaded.withLock({ $0 }) {
+        case .success(let g): geoid = g
+        case .failure(let error): throw InputError("cannot read the EGM96 geoid: \(error.description) (install Debian's proj-data)")
+        case nil: preconditionFailure("the geoid was loaded above")
+        }
+        return Locator(catalog: catalog, geoid: geoid, settings: settings, placemarks: placemarks ? Placemarks.lookup() : nil)
     }
 }

@@ -6,14 +6,29 @@ extension Ellipsoid {
     /// Geodetic → ECEF, closed form. Exact to rounding.
     /// - Returns: ECEF metres.
     public func ecef(_ p: GeodeticPosition) -> Vector3 {
-        let phi = radians(p.latitude), lambda = radians(p.longitude)
-        let n = primeVerticalRadius(latitude: phi)
-        let cp = cos(phi), sp = sin(phi)
-        return Vector3(
-            (n + p.height) * cp * cos(lambda),
-            (n + p.height) * cp * sin(lambda),
-            (n * (1 - eccentricitySquared) + p.height) * sp
-        )
+        vertical(latitude: p.latitude, longitude: p.longitude).point(height: p.height)
+    }
+
+    /// The points above one ground position (degrees), for ``ecef(_:)`` at any height with the
+    /// trigonometry done once.
+    func vertical(latitude: Double, longitude: Double) -> Vertical {
+        let phi = radians(latitude), lambda = radians(longitude)
+        return Vertical(n: primeVerticalRadius(latitude: phi), cosLatitude: cos(phi), sinLatitude: sin(phi),
+                        cosLongitude: cos(lambda), sinLongitude: sin(lambda), eccentricitySquared: eccentricitySquared)
+    }
+
+    /// The ECEF points straight above one ground position: a sightline aims at its target at
+    /// three heights, and a viewshed aims thousands of them.
+    struct Vertical: Sendable {
+        /// The prime vertical radius there, metres; the sines and cosines of the position.
+        let n: Double, cosLatitude: Double, sinLatitude: Double, cosLongitude: Double, sinLongitude: Double
+        let eccentricitySquared: Double
+
+        /// The point `h` metres above the ellipsoid, ECEF metres: the one formula of ``Ellipsoid/ecef(_:)``.
+        func point(height h: Double) -> Vector3 {
+            Vector3((n + h) * cosLatitude * cosLongitude, (n + h) * cosLatitude * sinLongitude,
+                    (n * (1 - eccentricitySquared) + h) * sinLatitude)
+        }
     }
 
     /// ECEF → geodetic.

@@ -53,22 +53,29 @@ extension Locator {
         let postSpacing = min(radians(dem.latitudeSpacing) * Ellipsoid.wgs84.meanRadius(latitude: radians(observer.latitude)),
                               radians(dem.longitudeSpacing) * Ellipsoid.wgs84.semiMajorAxis * cos(poleward))
         let count = Viewshed.radialCount(range: range, postSpacing: postSpacing)
-        let shares = max(1, min(jobs, count))
         let catalog = self.catalog, geoid = self.geoid
+        let empty = ViewshedGrid(north: window.north, west: window.west, latitudeSpacing: window.latitudeSpacing,
+                                 longitudeSpacing: window.longitudeSpacing, rows: rows, columns: columns,
+                                 values: [UInt8](repeating: ViewshedGrid.noData, count: rows * columns))
+        let grids = demGrids(in: empty, terrain: &terrain)
+        // The wedges' slopes (a quarter of the level rays' work) are found while the level
+        // rays are walked, first, so that the rays' shares even out the threads' loads.
+        let shares = jobs == 1 ? 1 : max(1, min(jobs * 4, count))
         let parts = ViewshedParts<[HorizonProfile]>(count: shares)
-        DispatchQueue.concurrentPerform(iterations: shares) { share in
+        let slopesPart = ViewshedParts<[Double]>(count: 1)
+        Self.perform(shares + 1, jobs: jobs) { task in
+            guard task > 0 else {
+                slopesPart.store(0, Viewshed.wedgeSlopes(of: grids, south: empty.latitude(row: rows - 1), north: empty.north, west: empty.west,
+                                                         east: empty.longitude(column: columns - 1), eye: eye, count: count))
+                return
+            }
+            let share = task - 1
             var sampler = TerrainSampler(catalog: catalog)
             parts.store(share, Viewshed.profiles((share * count / shares)..<((share + 1) * count / shares), count: count, eye: eye,
                                                  geoid: geoid, refraction: settings.refraction, range: range, over: &sampler))
         }
         let profiles = parts.all.flatMap { $0 ?? [] }
-
-        let empty = ViewshedGrid(north: window.north, west: window.west, latitudeSpacing: window.latitudeSpacing,
-                                 longitudeSpacing: window.longitudeSpacing, rows: rows, columns: columns,
-                                 values: [UInt8](repeating: ViewshedGrid.noData, count: rows * columns))
-        let grids = demGrids(in: empty, terrain: &terrain)
-        let slopes = Viewshed.wedgeSlopes(of: grids, south: empty.latitude(row: rows - 1), north: empty.north,
-                                          west: empty.west, east: empty.longitude(column: columns - 1), eye: eye, count: count)
+        let slopes = slopesPart.all[0] ?? []
         let sweep = Viewshed.Sweep(eye: eye, geoid: geoid, refraction: settings.refraction, targetHeight: settings.targetHeight,
                                    range: range, profiles: profiles, wedgeSlopes: slopes,
                                    eyeClearance: observer.altitude - Self.highestNear(observer, in: dem),
@@ -78,7 +85,7 @@ extension Locator {
         let blocks = max(1, min(rows, jobs * 8))
         let judged = ViewshedParts<(values: [UInt8], exactCells: Int)>(count: blocks)
         let done = Locked(0)
-        DispatchQueue.concurrentPerform(iterations: blocks) { block in
+        Self.perform(blocks, jobs: jobs) { block in
             var sampler = TerrainSampler(catalog: catalog)
             let share = (block * rows / blocks)..<((block + 1) * rows / blocks)
             judged.store(block, Viewshed.judge(rows: share, of: empty, sweep: sweep, over: &sampler))
@@ -105,6 +112,16 @@ extension Locator {
         let viewshed = Viewshed(eye: eye, settings: settings, range: range, grid: grid, radials: count, exactCells: exact,
                                 crossedVoid: crossedVoid)
         return ViewshedResult(observer: observer, viewshed: viewshed, warnings: warnings)
+    }
+
+    /// Runs `body` for 0..<n: on all cores, or one after another on this thread when `jobs` is 1
+    /// (as `--jobs 1` promises).
+    private static func perform(_ n: Int, jobs: Int, _ body: @Sendable (Int) -> Void) {
+        if jobs == 1 {
+            for i in 0..<n { body(i) }
+        } else {
+            DispatchQueue.concurrentPerform(iterations: n, execute: body)
+        }
     }
 
     /// The grid of a viewshed: the square of `range` metres around the observer, on the DEM's

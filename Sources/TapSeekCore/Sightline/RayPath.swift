@@ -55,13 +55,14 @@ struct RayPath {
     /// The end of the last segment: the start of the next.
     private var segmentEnd: (latitude: Double, longitude: Double, height: Double, undulation: Double)?
 
+    /// `frame`: the eye's (``LocalFrame/init(origin:ellipsoid:)``), when the caller has it.
     init(eye: GeodeticPosition, direction enu: Vector3, geoid: Geoid, refraction: Double,
-         segmentLength: Double = RayPath.sightlineSegment) {
+         segmentLength: Double = RayPath.sightlineSegment, frame: LocalFrame? = nil) {
         self.segmentLength = segmentLength
-        frame = LocalFrame(origin: eye)
+        self.frame = frame ?? LocalFrame(origin: eye)
         let d = enu.normalized
         enuDirection = d
-        direction = frame.ecefVector(fromENU: d)
+        direction = self.frame.ecefVector(fromENU: d)
         self.geoid = geoid
         self.refraction = refraction
         radius = Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))

@@ -33,17 +33,23 @@ public struct TargetSight: Sendable, Hashable {
 
     /// The sightline from `eye` to `target` (both heights above the WGS84 ellipsoid).
     public init(eye: GeodeticPosition, target: GeodeticPosition, refraction: Double) {
+        self.init(eye: eye, frame: LocalFrame(origin: eye), radius: Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude)),
+                  target: target, refraction: refraction)
+    }
+
+    /// The same sightline from the eye's `frame` and mean `radius` (``Ellipsoid/meanRadius(latitude:)``),
+    /// which a viewshed's sightlines share: the same arithmetic, so the same bits.
+    init(eye: GeodeticPosition, frame: LocalFrame, radius: Double, target: GeodeticPosition, refraction: Double) {
         self.eye = eye
         self.refraction = refraction
-        let frame = LocalFrame(origin: eye)
-        let radius = Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
-        let straight = frame.enu(of: target)
+        let above = frame.ellipsoid.vertical(latitude: target.latitude, longitude: target.longitude)
+        let straight = frame.enu(ofECEF: above.point(height: target.height))
         slantRange = straight.length
         var lifted = straight
         for _ in 0..<3 {
             let horizontal = lifted.x * lifted.x + lifted.y * lifted.y
             let lift = refraction * horizontal / (2 * radius)
-            lifted = frame.enu(of: GeodeticPosition(latitude: target.latitude, longitude: target.longitude, height: target.height + lift))
+            lifted = frame.enu(ofECEF: above.point(height: target.height + lift))
         }
         reach = lifted.length
         direction = reach > 0 ? (1 / reach) * lifted : Vector3(0, 0, 1)

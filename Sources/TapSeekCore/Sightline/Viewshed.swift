@@ -68,7 +68,7 @@ public struct Viewshed: Sendable {
     /// spacing: 0.6, the fewest that let no void hide between two of them (see
     /// ``radialCount(range:postSpacing:)``). More make the bounds tighter, but cost more than the
     /// own sightlines they spare: 633 M instructions at 0.6 against 671 M at 1 and 735 M at 2 on
-    /// the 30 km benchmark (scripts/bench-viewshed.sh, under callgrind).
+    /// the 30 km benchmark (scripts/bench-viewshed.sh, under callgrind, before the row look-ups).
     static let radialDensity = 0.6
 
     public init(eye: GeodeticPosition, settings: Settings, range: Double, grid: ViewshedGrid, radials: Int, exactCells: Int,
@@ -131,6 +131,12 @@ extension Viewshed {
             guard r0 < r1, c0 < c1 else { continue }
             let blockColumns = (c1 - c0 + size - 1) / size
             var blocks = [Double](repeating: 0, count: blockColumns)
+            // The blocks' centres on the ellipsoid, from each block column's and row's sines
+            // and cosines (trigonometry per block cost more than the block's slopes).
+            let centreLongitudes = (0..<blockColumns).map {
+                radians(g.west + (Double(c0 + $0 * size) + Double(size) / 2) * g.longitudeSpacing + shift)
+            }
+            let cosines = centreLongitudes.map { cos($0) }, sines = centreLongitudes.map { sin($0) }
             g.heights.withUnsafeBufferPointer { h in
                 var r = r0
                 while r < r1 {
@@ -159,11 +165,12 @@ extension Viewshed {
                         }
                     }
                     let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
-                    let centreLatitude = g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing
+                    let centreLatitude = radians(g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing)
+                    let sinPhi = sin(centreLatitude), cosPhi = cos(centreLatitude)
+                    let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
                     for b in blocks.indices where blocks[b] > 0 {
                         let slope = blocks[b].squareRoot()
-                        let centreLongitude = g.west + (Double(c0 + b * size) + Double(size) / 2) * g.longitudeSpacing + shift
-                        let v = frame.enu(of: GeodeticPosition(latitude: centreLatitude, longitude: centreLongitude, height: 0))
+                        let v = frame.enu(ofECEF: Vector3(n * cosPhi * cosines[b], n * cosPhi * sines[b], n * (1 - e2) * sinPhi))
                         let d = (v.x * v.x + v.y * v.y).squareRoot()
                         guard d > 2 * halfDiagonal else {
                             for j in wedges.indices where wedges[j] < slope { wedges[j] = slope }
@@ -173,9 +180,10 @@ extension Viewshed {
                         if azimuth < 0 { azimuth += 2 * .pi }
                         let half = asin(halfDiagonal / d) * 1.01
                         let first = Int(((azimuth - half) / step).rounded(.down)), last = Int(((azimuth + half) / step).rounded(.down))
-                        for j in first...last {
-                            let k = ((j % count) + count) % count
+                        var k = ((first % count) + count) % count
+                        for _ in first...last {
                             if wedges[k] < slope { wedges[k] = slope }
+                            k = k + 1 == count ? 0 : k + 1
                         }
                     }
                     r = rEnd
@@ -235,44 +243,49 @@ extension Viewshed {
         let sines = (0..<columns).map { sin(radians(grid.longitude(column: $0))) }
         var undulations = RowUndulations(count: columns)
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
-        for r in rows {
-            let latitude = grid.latitude(row: r)
-            let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
-            let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
-            let base = (r - rows.lowerBound) * columns
-            // Columns that may lie within range: a generous local estimate of the distance
-            // (3 % and 200 m to spare), so that cells surely beyond it cost nothing.
-            let north = radians(latitude - eye.latitude) * meridian
-            let reach = sweep.range * 1.03 + 200
-            guard abs(north) <= reach else { continue }
-            let east = (reach * reach - north * north).squareRoot() / (n * cosPhi) * 180 / .pi
-            let first = max(0, Int(((eye.longitude - east - grid.west) / grid.longitudeSpacing).rounded(.down)))
-            let last = min(columns - 1, Int(((eye.longitude + east - grid.west) / grid.longitudeSpacing).rounded(.up)))
-            guard first <= last else { continue }
-            undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
-            var bearing = Bearing()
-            for c in first...last {
-                let longitude = grid.longitude(column: c)
-                guard case .height(let ground) = terrain.sample(latitude: latitude, longitude: longitude) else { continue }
-                let h = ground + sweep.targetHeight + undulations.values[c]
-                let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
-                let v = frame.enu(ofECEF: p)
-                let x = (v.x * v.x + v.y * v.y).squareRoot()
-                guard x <= sweep.range else { continue }
-                let visible: Bool
-                switch x < nearCells ? .open(clearTo: 0)
-                    : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, radius: radius,
-                             curvature: curvature, k: k, step: step, count: count) {
-                case .visible: visible = true
-                case .hidden: visible = false
-                case .open(let clear):
-                    exact += 1
-                    // aim's own target height, with the geoid looked up at the point itself.
-                    let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
-                    visible = x < 1 || exactlyVisible(latitude: latitude, longitude: longitude, height: exact, clearTo: clear,
-                                                      sweep: sweep, over: &terrain)
+        var heights = RowTerrain(grid: grid)
+        sweep.profiles.withUnsafeBufferPointer { profiles in
+            for r in rows {
+                let latitude = grid.latitude(row: r)
+                let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
+                let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+                let base = (r - rows.lowerBound) * columns
+                // Columns that may lie within range: a generous local estimate of the distance
+                // (3 % and 200 m to spare), so that cells surely beyond it cost nothing.
+                let north = radians(latitude - eye.latitude) * meridian
+                let reach = sweep.range * 1.03 + 200
+                guard abs(north) <= reach else { continue }
+                let east = (reach * reach - north * north).squareRoot() / (n * cosPhi) * 180 / .pi
+                let first = max(0, Int(((eye.longitude - east - grid.west) / grid.longitudeSpacing).rounded(.down)))
+                let last = min(columns - 1, Int(((eye.longitude + east - grid.west) / grid.longitudeSpacing).rounded(.up)))
+                guard first <= last else { continue }
+                undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
+                heights.start(latitude: latitude)
+                var bearing = Bearing()
+                for c in first...last {
+                    let longitude = grid.longitude(column: c)
+                    guard case .height(let ground) = heights.sample(column: c, latitude: latitude, longitude: longitude, over: &terrain)
+                    else { continue }
+                    let h = ground + sweep.targetHeight + undulations.values[c]
+                    let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
+                    let v = frame.enu(ofECEF: p)
+                    let x = (v.x * v.x + v.y * v.y).squareRoot()
+                    guard x <= sweep.range else { continue }
+                    let visible: Bool
+                    switch x < nearCells ? .open(clearTo: 0)
+                        : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, profiles: profiles,
+                                 radius: radius, curvature: curvature, k: k, step: step, count: count) {
+                    case .visible: visible = true
+                    case .hidden: visible = false
+                    case .open(let clear):
+                        exact += 1
+                        // aim's own target height, with the geoid looked up at the point itself.
+                        let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
+                        visible = x < 1 || exactlyVisible(latitude: latitude, longitude: longitude, height: exact, clearTo: clear,
+                                                          sweep: sweep, frame: frame, radius: radius, over: &terrain)
+                    }
+                    values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
                 }
-                values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
             }
         }
         return (values, exact)
@@ -290,7 +303,11 @@ extension Viewshed {
     /// is surely clear. `v` is the target in the eye's ENU frame, x its horizontal distance, h its
     /// ellipsoidal height.
     @inline(__always)
-    private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep, radius: Double, curvature: Double,
+    ///
+    /// The level rays are read in place through `profiles` (the sweep's): a copy of a profile
+    /// per cell would retain and release its array of rises, two atomic operations a cell.
+    private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep,
+                               profiles: UnsafeBufferPointer<HorizonProfile>, radius: Double, curvature: Double,
                                k: Double, step: Double, count: Int) -> Judgement {
         // Distance along a level ray over the target's ground point, and the target's tangent.
         let above = sweep.eye.height + x * x / (2 * radius) - h
@@ -308,36 +325,39 @@ extension Viewshed {
         let shift = (abs(above) + 100) / radius
         let slack = 1 + shift * x
         let f = azimuth / step
-        let i0 = min(Int(f), count - 1), i1 = (i0 + 1) % count
+        let i0 = min(Int(f), count - 1), i1 = i0 + 1 == count ? 0 : i0 + 1
         let off0 = (f - Double(i0)) * step, off1 = step - off0
-        let p0 = sweep.profiles[i0], p1 = sweep.profiles[i1]
         let far = cut + slack
-        guard far < min(p0.validity, p1.validity), far + sweep.voidReach < min(p0.firstVoid, p1.firstVoid) else { return .open(clearTo: 0) }
+        guard far < min(profiles[i0].validity, profiles[i1].validity),
+              far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else { return .open(clearTo: 0) }
         let margin = 2e-5 + 2e-9 * x + 1e-6 * abs(t)
         let lateral = sweep.lateral[i0]
         // Each level ray's horizon is exact; the cell's own lies within lateral·offset of both.
         // Most cells are hidden: the lower bounds first, the nearer ray's first.
-        let (pa, la, pb, lb) = off0 <= off1 ? (p0, lateral * off0, p1, lateral * off1) : (p1, lateral * off1, p0, lateral * off0)
-        if t < pa.horizon(at: cut - slack) - la - margin || t < pb.horizon(at: cut - slack) - lb - margin { return .hidden }
-        let upper = max(min(pa.horizon(at: far) + la, pb.horizon(at: far) + lb), sweep.nearBound)
+        let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
+        if t < profiles[a].horizon(at: cut - slack) - la - margin || t < profiles[b].horizon(at: cut - slack) - lb - margin {
+            return .hidden
+        }
+        let upper = max(min(profiles[a].horizon(at: far) + la, profiles[b].horizon(at: far) + lb), sweep.nearBound)
         if t > upper + margin { return .visible }
         // Nearer than where either ray's raised horizon first comes within the margin, nothing
         // can reach the sightline.
         guard sweep.nearBound + margin < t else { return .open(clearTo: 0) }
-        let clear = max(pa.firstRise(to: t - margin - la), pb.firstRise(to: t - margin - lb))
+        let clear = max(profiles[a].firstRise(to: t - margin - la), profiles[b].firstRise(to: t - margin - lb))
         return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
     }
 
     /// `aim`'s answer for one point (ellipsoidal height h): no terrain in the way of its own
     /// sightline (``TargetSight/blocker(geoid:over:maximumTerrain:)``), walked from `clearTo`
-    /// slant metres, nearer than which the sweep has proved it clear.
+    /// slant metres, nearer than which the sweep has proved it clear. `frame` and `radius` are
+    /// the eye's, computed once for all cells.
     static func exactlyVisible<T: TerrainGrids>(latitude: Double, longitude: Double, height h: Double, clearTo: Double, sweep: Sweep,
-                                                over terrain: inout T) -> Bool {
-        let sight = TargetSight(eye: sweep.eye, target: GeodeticPosition(latitude: latitude, longitude: longitude, height: h),
-                                refraction: sweep.refraction)
+                                                frame: LocalFrame, radius: Double, over terrain: inout T) -> Bool {
+        let sight = TargetSight(eye: sweep.eye, frame: frame, radius: radius,
+                                target: GeodeticPosition(latitude: latitude, longitude: longitude, height: h), refraction: sweep.refraction)
         let limit = sight.reach - sight.tolerance
         guard limit > clearTo else { return true }
-        var path = RayPath(eye: sweep.eye, direction: sight.direction, geoid: sweep.geoid, refraction: sweep.refraction)
+        var path = RayPath(eye: sweep.eye, direction: sight.direction, geoid: sweep.geoid, refraction: sweep.refraction, frame: frame)
         var hit = FirstHit(maximumTerrain: SightlineMarch.highestTerrain)
         _ = path.walk(from: clearTo, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
         guard let s = hit.hit else { return true }
@@ -385,6 +405,7 @@ struct Bearing {
     /// The azimuth of (east, north), radians clockwise from north in [0, 2π): from the previous
     /// direction when the turn's tangent e is below 10⁻² (the series e − e³/3 + e⁵/5 − e⁷/7 then
     /// errs by under e⁹/9 ≈ 10⁻¹⁹), else by `atan2`.
+    @inline(__always)
     mutating func next(east x: Double, north y: Double) -> Double {
         let dot = east * x + north * y, cross = north * x - east * y
         var a: Double

@@ -51,19 +51,28 @@ public struct ViewshedGrid: Sendable, Hashable {
     }
 
     /// Cells judged (visible or hidden).
-    public var cells: Int { values.reduce(0) { $0 + ($1 == Self.noData ? 0 : 1) } }
+    public var cells: Int { values.count - Self.count(Self.noData, in: values[...]) }
     /// Cells seen.
-    public var visibleCells: Int { values.reduce(0) { $0 + ($1 == Self.visible ? 1 : 0) } }
+    public var visibleCells: Int { Self.count(Self.visible, in: values[...]) }
 
     /// Area of the visible cells on the WGS84 ellipsoid, m².
     public var visibleArea: Double {
         var area = 0.0
         for r in 0..<rows {
-            var count = 0
-            for v in values[(r * columns)..<((r + 1) * columns)] where v == Self.visible { count += 1 }
+            let count = Self.count(Self.visible, in: values[(r * columns)..<((r + 1) * columns)])
             if count > 0 { area += Double(count) * cellArea(row: r) }
         }
         return area
+    }
+
+    /// How many of `values` equal `value`: a branch-free loop the compiler vectorises (a
+    /// summary's three passes over a 30 km grid cost 11 M instructions as closures).
+    private static func count(_ value: UInt8, in values: ArraySlice<UInt8>) -> Int {
+        values.withUnsafeBufferPointer { b in
+            var n = 0
+            for v in b { n &+= v == value ? 1 : 0 }
+            return n
+        }
     }
 
     /// Area of one cell of row r on the WGS84 ellipsoid, m²: the exact area of the zone between

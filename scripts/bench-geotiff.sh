@@ -36,24 +36,16 @@ gdal_translate -q -of COG -ot Float32 -r bilinear -outsize 3600 3600 -a_ullr 8 4
     -co COMPRESS=DEFLATE -co PREDICTOR=3 -co BLOCKSIZE=1024 "$source" "$cop"
 ln -s "$root/dem/jacksboro.tif" "$work/small/"
 
-# Wall-clock milliseconds of one run of a command (output discarded).
-once_ms() {
-    local start end
-    start=$(date +%s%N)
-    "$@" >/dev/null 2>&1
-    end=$(date +%s%N)
-    echo $(((end - start) / 1000000))
-}
-median() { sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+source "$root/scripts/timing.sh"
 
 declare -A times
 for _ in $(seq "$runs"); do
-    times[cop]+="$(once_ms "$tapseek" dem info "$work/cop") "
-    times[small]+="$(once_ms "$tapseek" dem info "$work/small") "
-    times[gdal]+="$(once_ms gdal_translate -q -of ENVI "$cop" "$shm/cop.bil") "
-    times[locate]+="$(once_ms "$tapseek" locate "$root/examples/cross-mountain.json") "
+    times[cop]+="$(time_ms "$tapseek" dem info "$work/cop") "
+    times[small]+="$(time_ms "$tapseek" dem info "$work/small") "
+    times[gdal]+="$(time_ms gdal_translate -q -of ENVI "$cop" "$shm/cop.bil") "
+    times[locate]+="$(time_ms "$tapseek" locate "$root/examples/cross-mountain.json") "
     if [ -n "$previous" ]; then
-        times[previous]+="$(once_ms "$previous" locate "$root/examples/cross-mountain.json") "
+        times[previous]+="$(time_ms "$previous" locate "$root/examples/cross-mountain.json") "
     fi
 done
 m() { tr ' ' '\n' <<<"${times[$1]}" | grep . | median; }

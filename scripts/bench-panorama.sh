@@ -32,17 +32,10 @@ gdal_translate -q -projwin 86.3495 27.9745 86.9705 27.4255 "$tile" "$work/dem/wi
 gdalwarp -q -t_srs EPSG:32645 -tr 90 90 -r bilinear "$work/dem/window.tif" "$work/window-utm.tif"
 read -r x y _ < <(echo "$lon $lat" | gdaltransform -s_srs EPSG:4326 -t_srs EPSG:32645)
 
+source "$root/scripts/timing.sh"
 # The median of `runs` wall-clock times of a command, in milliseconds.
 median_ms() {
-    local times=()
-    for _ in $(seq "$runs"); do
-        local start end
-        start=$(date +%s%N)
-        "$@" >/dev/null 2>&1
-        end=$(date +%s%N)
-        times+=($(( (end - start) / 1000000 )))
-    done
-    printf '%s\n' "${times[@]}" | sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'
+    for _ in $(seq "$runs"); do time_ms "$@"; done | median
 }
 
 echo "window: $(gdalinfo "$work/dem/window.tif" | grep 'Size is'), UTM copy: $(gdalinfo "$work/window-utm.tif" | grep 'Size is')"

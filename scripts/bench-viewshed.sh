@@ -43,15 +43,7 @@ mkdir "$work/tile" && ln -s "$tile" "$work/tile/"
 hgt_cmd=("$tapseek" viewshed $lat $lon --dem "$work/tile" --range 30000 -o "$work/tapseek-hgt.tif")
 gdal_cmd=(gdal_viewshed -q -md 30000 -cc 0.87 -oz 1.6 -ox "$x" -oy "$y" "$work/window-utm.tif" "$work/gdal.tif")
 
-# One wall-clock time of a command, in milliseconds.
-time_ms() {
-    local start end
-    start=$(date +%s%N)
-    "$@" >/dev/null 2>&1
-    end=$(date +%s%N)
-    echo $(( (end - start) / 1000000 ))
-}
-median() { sort -n | awk '{a[NR]=$1} END {print a[int((NR + 1) / 2)]}'; }
+source "$root/scripts/timing.sh"
 
 "${tapseek_cmd[@]}" > "$work/summary.json"   # warm the page cache, and the summary
 "${gdal_cmd[@]}"

@@ -4,8 +4,8 @@
 #   scripts/viewshed-picture.sh [OUT.png]       (default docs/images/viewshed-saentis.png; needs
 #                                                 a release build and gdal-bin)
 #
-# Runs `tapseek viewshed` from the Säntis summit (47.2492° N, 9.3433° E, eye 1.6 m above it,
-# 15 km) on ../shared/dem, shades the same 3″ window of N47E009.hgt with `gdaldem hillshade`
+# Runs `tapseek viewshed` from the Säntis summit (47.2492° N, 9.3433° E, the eye at 2 504 m: 1.6 m
+# above the summit's 2 502 m, swisstopo, as the 3″ DEM's surface there lies 45 m lower; 15 km) on ../shared/dem, shades the same 3″ window of N47E009.hgt with `gdaldem hillshade`
 # (the viewshed's cells are centred on the tile's posts, so the two grids coincide), and tints
 # the visible cells orange, the hidden ones blue-grey, the observer red. The composition is a few
 # lines of Python over the two rasters' raw bytes (gdal_translate -of ENVI), written as a PPM
@@ -22,7 +22,7 @@ trap 'rm -rf "$work"' EXIT
 mkdir -p "$(dirname "$out")"
 
 lat=47.2492 lon=9.3433
-"$tapseek" viewshed $lat $lon --range 15000 --dem "$root/../shared/dem" -o "$work/v.tif" > "$work/summary.json"
+"$tapseek" viewshed $lat $lon --altitude 2504 --range 15000 --dem "$root/../shared/dem" -o "$work/v.tif" > "$work/summary.json"
 read -r west north east south < <(gdalinfo -json "$work/v.tif" | python3 -c '
 import json, sys
 i = json.load(sys.stdin); t = i["geoTransform"]; w, h = i["size"]

@@ -347,4 +347,20 @@ struct ViewshedTests {
         #expect(checked > 10_000 && visible > 2000 && visible < checked)
         #expect(mismatches.isEmpty, "\(mismatches.prefix(10))")
     }
+
+    /// At the Säntis's coordinates the 3″ DEM's bilinear surface lies 45 m below the summit
+    /// (2 457 m against 2 502 m, swisstopo), so an eye 1.6 m above it stands on a slope and the
+    /// slope hides a third of the view: the viewshed says so, as a panorama does; from the
+    /// summit's true height it does not.
+    @Test func anEyeOnASlopeIsWarnedThatNearGroundHidesTheView() throws {
+        let locator = try Self.sharedLocator()
+        let onTheSlope = try locator.viewshed(from: Reading.Location(latitude: 47.2493, longitude: 9.3433), settings: .init(range: 5000), jobs: 2)
+        let warning = try #require(onTheSlope.warnings.first { $0.code == .nearGroundHidesView })
+        #expect(warning.message.contains("give --altitude"))
+        let atTheSummit = try locator.viewshed(from: Reading.Location(latitude: 47.2493, longitude: 9.3433, altitude: 2502),
+                                               settings: .init(range: 5000), jobs: 2)
+        #expect(!atTheSummit.warnings.contains { $0.code == .nearGroundHidesView }, "\(atTheSummit.warnings)")
+        #expect(atTheSummit.viewshed.grid.values.filter { $0 == ViewshedGrid.visible }.count
+                > onTheSlope.viewshed.grid.values.filter { $0 == ViewshedGrid.visible }.count)
+    }
 }

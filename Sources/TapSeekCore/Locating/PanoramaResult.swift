@@ -73,8 +73,14 @@ extension Locator {
     static func nearGroundWarning(_ points: [Panorama.Point]) -> Warning? {
         let near = points.filter { p in p.elevationAngle != nil && p.distance < Panorama.nearGround }
         guard let highest = near.compactMap(\.elevationAngle).max() else { return nil }
-        let first = near.map(\.azimuth).min() ?? 0, last = near.map(\.azimuth).max() ?? 0
-        return Warning(.nearGroundHidesView, String(format: "ground within %.0f m of the eye is the skyline over %d of %d azimuths (between %.1f° and %.1f°), up to %.1f° high, hiding the view behind it: the observer stands on a slope; give --altitude (the reading's altitude) to see over it", Panorama.nearGround, near.count, points.count, first, last, highest))
+        return nearGroundWarning(azimuths: near.map(\.azimuth), of: points.count, highest: highest)
+    }
+
+    /// The near-ground warning of panoramas and viewsheds: ground within ``Panorama/nearGround``
+    /// of the eye is the skyline over `azimuths` (degrees) of `count`, up to `highest` degrees.
+    static func nearGroundWarning(azimuths: [Double], of count: Int, highest: Double) -> Warning {
+        let first = azimuths.min() ?? 0, last = azimuths.max() ?? 0
+        return Warning(.nearGroundHidesView, String(format: "ground within %.0f m of the eye is the skyline over %d of %d azimuths (between %.1f° and %.1f°), up to %.1f° high, hiding the view behind it: the observer stands on a slope; give --altitude (the eye's height above sea level) to see over it", Panorama.nearGround, azimuths.count, count, first, last, highest))
     }
 
     /// The DEM's skyline from a location at the given azimuths (degrees), each searched exactly

@@ -116,9 +116,9 @@ extension Locator {
     }
 
     /// The warning for level rays whose horizon over the whole range is ground within
-    /// ``Panorama/nearGround`` of the eye, as a panorama's (``nearGroundWarning(_:)``): an eye on
-    /// a slope, such as a summit's coordinates where the DEM's bilinear surface lies below the
-    /// summit, sees only part of what stands there. Nil when none.
+    /// ``Panorama/nearGround`` of the eye, as a panorama's: an eye on a slope, such as a summit's
+    /// coordinates where the DEM's bilinear surface lies below the summit, sees only part of
+    /// what stands there. Nil when none.
     static func nearGroundWarning(_ profiles: [HorizonProfile], range: Double) -> Warning? {
         var azimuths: [Double] = []
         var highest = -Double.infinity
@@ -128,8 +128,8 @@ extension Locator {
             azimuths.append(Double(i) * 360 / Double(profiles.count))
             highest = max(highest, near)
         }
-        guard let first = azimuths.first, let last = azimuths.last else { return nil }
-        return Warning(.nearGroundHidesView, String(format: "ground within %.0f m of the eye is the horizon over %d of %d directions (between %.1f° and %.1f°), up to %.1f° high, hiding the view behind it: the observer stands on a slope; give --altitude (the eye's height above sea level) to see over it", Panorama.nearGround, azimuths.count, profiles.count, first, last, atan(highest) * 180 / .pi))
+        guard !azimuths.isEmpty else { return nil }
+        return nearGroundWarning(azimuths: azimuths, of: profiles.count, highest: atan(highest) * 180 / .pi)
     }
 
     /// Runs `body` for 0..<n: on all cores, or one after another on this thread when `jobs` is 1

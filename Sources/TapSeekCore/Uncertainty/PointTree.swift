@@ -75,28 +75,21 @@ struct PointTree {
         guard let deepest = ranks.max(), deepest > 0, count > 1 else { return results }
         let k = min(deepest, count - 1)
         let ranks = ranks.map { min($0, k) }
-        var nearest = [Double](repeating: .infinity, count: k)
-        xs.withUnsafeBufferPointer { xs in
-            ys.withUnsafeBufferPointer { ys in
-                splitsX.withUnsafeBufferPointer { splitsX in
-                    nearest.withUnsafeMutableBufferPointer { nearest in
-                        var search = NearestSearch(xs: xs, ys: ys, splitsX: splitsX, nearest: nearest, k: k)
-                        // Neighbours in tree order lie close together: the k-th distance of one
-                        // bounds the next one's by the triangle inequality (the k points around
-                        // the first, with the first itself in place of the second, are within
-                        // it), so that the search starts with a tight bound.
-                        var previous = (x: xs[0], y: ys[0], distance: Double.infinity)
-                        for place in 0..<count {
-                            let dx = xs[place] - previous.x, dy = ys[place] - previous.y
-                            let bound = (previous.distance + (dx * dx + dy * dy).squareRoot()) * (1 + 1e-9) + 1e-9
-                            let distance = search.kthNearestSquared(of: place, within: bound).squareRoot()
-                            for (i, rank) in ranks.enumerated() where rank > 0 {
-                                results[i][ids[place]] = rank == k ? distance : nearest[rank - 1].squareRoot()
-                            }
-                            previous = (xs[place], ys[place], distance)
-                        }
-                    }
+        withSearch(k: k) { search in
+            let xs = search.xs, ys = search.ys
+            // Neighbours in tree order lie close together: the k-th distance of one bounds the
+            // next one's by the triangle inequality (the k points around the first, with the
+            // first itself in place of the second, are within it), so that the search starts
+            // with a tight bound.
+            var previous = (x: xs[0], y: ys[0], distance: Double.infinity)
+            for place in 0..<count {
+                let dx = xs[place] - previous.x, dy = ys[place] - previous.y
+                let bound = (previous.distance + (dx * dx + dy * dy).squareRoot()) * (1 + 1e-9) + 1e-9
+                let distance = search.kthNearestSquared(of: place, within: bound).squareRoot()
+                for (i, rank) in ranks.enumerated() where rank > 0 {
+                    results[i][ids[place]] = rank == k ? distance : search.nearest[rank - 1].squareRoot()
                 }
+                previous = (xs[place], ys[place], distance)
             }
         }
         return results
@@ -112,21 +105,28 @@ struct PointTree {
         // Tree place of each caller index, to leave a query's own point out.
         var place = [Int](repeating: -1, count: count)
         for (p, id) in ids.enumerated() { place[id] = p }
+        withSearch(k: k) { search in
+            for (i, q) in queries.enumerated() {
+                let skip = excluding[i].map { place[$0] } ?? -1
+                results[i] = search.kthNearestSquared(x: q.x, y: q.y, excluding: skip, within: .infinity).squareRoot()
+            }
+        }
+        return results
+    }
+
+    /// Runs `body` with a search for the k nearest points over the tree's storage.
+    private func withSearch(k: Int, _ body: (inout NearestSearch) -> Void) {
         var nearest = [Double](repeating: .infinity, count: k)
         xs.withUnsafeBufferPointer { xs in
             ys.withUnsafeBufferPointer { ys in
                 splitsX.withUnsafeBufferPointer { splitsX in
                     nearest.withUnsafeMutableBufferPointer { nearest in
                         var search = NearestSearch(xs: xs, ys: ys, splitsX: splitsX, nearest: nearest, k: k)
-                        for (i, q) in queries.enumerated() {
-                            let skip = excluding[i].map { place[$0] } ?? -1
-                            results[i] = search.kthNearestSquared(x: q.x, y: q.y, excluding: skip, within: .infinity).squareRoot()
-                        }
+                        body(&search)
                     }
                 }
             }
         }
-        return results
     }
 
     /// The k nearest squared distances from one point of the tree to the others, kept ascending.

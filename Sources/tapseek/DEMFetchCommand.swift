@@ -43,11 +43,22 @@ struct DEMFetchCommand: AsyncParsableCommand {
     @Flag(help: "Fetch every tile asked for, however many.")
     var yes = false
 
+    @Option(help: "Where tiles come from: srtm. (copernicus, named by the interface, is not fetched yet.)")
+    var source: TileSource = .srtm
+
+    /// The tile sources of the interface's `dem fetch --source`.
+    enum TileSource: String, ExpressibleByArgument, CaseIterable {
+        case srtm, copernicus
+    }
+
     /// 100 tiles of up to 25.9 MB: 2.6 GB, about what a mountain range needs; a continent-sized
     /// box (thousands of tiles, tens of GB) should be asked for on purpose.
     static let defaultMaximumTiles = 100
 
     func validate() throws {
+        if source == .copernicus {
+            throw ValidationError("--source copernicus: Copernicus GLO-30 tiles cannot be fetched yet; a COG tile you have is read from --dem like any GeoTIFF in EPSG:4326, its heights taken as above EGM96")
+        }
         guard maxTiles >= 1 else { throw ValidationError("--max-tiles must be at least 1, got \(maxTiles)") }
         let (names, _) = try request()
         if !yes, names.count > maxTiles {

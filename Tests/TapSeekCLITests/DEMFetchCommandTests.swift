@@ -62,6 +62,19 @@ import TapSeekTestSupport
             #expect(try listing(directory).isEmpty, "neither the download nor a partial unpacking is kept")
         }
 
+        /// `--source srtm` is the default; `copernicus`, named by the interface, is a clear usage
+        /// error until it is fetched, never a silent SRTM download.
+        @Test func copernicusIsNotFetchedYetAndSaysSo() throws {
+            let directory = try SharedData.temporaryDirectory("fetch-source")
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let copernicus = try CLIRunner.run(["dem", "fetch", "N46E008", "--source", "copernicus", "--dem", directory.path])
+            #expect(copernicus.status == 2)
+            #expect(copernicus.stderr.contains("--source copernicus: Copernicus GLO-30 tiles cannot be fetched yet"), "stderr: \(copernicus.stderr)")
+            let unknown = try CLIRunner.run(["dem", "fetch", "N46E008", "--source", "alos", "--dem", directory.path])
+            #expect(unknown.status == 2 && unknown.stderr.contains("--source"), "stderr: \(unknown.stderr)")
+            #expect(try listing(directory).isEmpty)
+        }
+
         @Test func largeBoxNeedsYesOrALargerMaximum() throws {
             let served = try SharedData.temporaryDirectory("fetch-served")
             let directory = try SharedData.temporaryDirectory("fetch-cli")

@@ -18,7 +18,7 @@ enum HTTPTransfer {
         case rangeNotSatisfiable(total: Int64?)
         case failed(String, bytes: Int64, expected: Int64?)
         case localFailure(String)
-        /// The response is longer than ``SRTMTileFile/maximumFileBytes`` (announced or sent).
+        /// The response is longer than the request's `maximumBytes` (announced or sent).
         case tooLarge(bytes: Int64)
     }
 
@@ -33,6 +33,8 @@ enum HTTPTransfer {
         var ifRange: String?
         /// Seconds without a byte after which the transfer fails.
         var timeout: TimeInterval
+        /// The most bytes the whole file may have: more is not a tile, whatever the server says.
+        var maximumBytes: Int64
 
         /// The request's headers beyond the URL.
         var headers: [(name: String, value: String)] {
@@ -50,8 +52,9 @@ enum HTTPTransfer {
     /// and writes the body to `partPath`; a full response records its validator at
     /// `validatorPath` for a later resume.
     static func run(url: URL, partPath: String, validatorPath: String, offset: Int64, ifRange: String?,
-                    timeout: TimeInterval, onProgress: @escaping @Sendable (Int64, Int64?) -> Void) async -> Outcome {
-        let request = Request(url: url, partPath: partPath, validatorPath: validatorPath, offset: offset, ifRange: ifRange, timeout: timeout)
+                    timeout: TimeInterval, maximumBytes: Int64, onProgress: @escaping @Sendable (Int64, Int64?) -> Void) async -> Outcome {
+        let request = Request(url: url, partPath: partPath, validatorPath: validatorPath, offset: offset, ifRange: ifRange,
+                              timeout: timeout, maximumBytes: maximumBytes)
         #if canImport(Darwin)
         return await URLSessionTransfer.run(request, onProgress: onProgress)
         #else

@@ -28,7 +28,7 @@ struct PartFileWriter {
         case 200:
             resumedAt = 0
             expected = header("Content-Length").flatMap { Int64($0.trimmingCharacters(in: .whitespaces)) }
-            if let expected, expected > SRTMTileFile.maximumFileBytes {
+            if let expected, expected > request.maximumBytes {
                 outcome = .tooLarge(bytes: expected)
                 return false
             }
@@ -43,7 +43,7 @@ struct PartFileWriter {
             }
             resumedAt = request.offset
             expected = range.total
-            if let total = range.total, total > SRTMTileFile.maximumFileBytes {
+            if let total = range.total, total > request.maximumBytes {
                 outcome = .tooLarge(bytes: total)
                 return false
             }
@@ -63,7 +63,7 @@ struct PartFileWriter {
     mutating func write(_ chunk: UnsafeRawBufferPointer, report: inout (Int64, Int64?)?) -> Bool {
         guard let output else { return false }
         let total = resumedAt + received + Int64(chunk.count)
-        if total > SRTMTileFile.maximumFileBytes {
+        if total > request.maximumBytes {
             outcome = .tooLarge(bytes: total)
             close()
             return false

@@ -1,8 +1,10 @@
 import Foundation
 
-/// Downloads SRTM tiles into a DEM directory so that a tile is either complete and valid or
-/// absent: bytes go to `NAME.part`, which takes the tile's name (`NAME.hgt`, or `NAME.hgt.zip`
-/// for a zip) only once verified. A `.part` left by an interrupted run is resumed with an HTTP
+/// Downloads tiles into a DEM directory so that a tile is either complete and valid or absent:
+/// bytes go to `NAME.part`, which takes the tile's name only once verified — for SRTM `NAME.hgt`,
+/// or `NAME.hgt.zip` for a zip; for Copernicus the bucket's own name,
+/// `Copernicus_DSM_COG_10_N46_00_E008_00_DEM.tif`, which tells the catalog its heights are
+/// above EGM2008. A `.part` left by an interrupted run is resumed with an HTTP
 /// Range request when the server honours ranges, else downloaded again. The server's validator
 /// (ETag, else Last-Modified) is kept beside it in `NAME.part.validator` and sent as `If-Range`,
 /// so a file that changed on the server meanwhile comes whole instead of being spliced.
@@ -12,20 +14,30 @@ public struct TileFetcher: Sendable {
     public let directory: String
     /// Where the server keeps each tile.
     public let template: TileURLTemplate
+    /// What kind of tile the server sends.
+    public let source: TileSource
     /// Seconds without any byte before a request is given up.
     public let idleTimeout: TimeInterval
 
-    /// A fetcher storing into `directory` from the server `template` describes; a request with
-    /// no byte for `idleTimeout` seconds fails (and leaves its `.part` to resume).
-    public init(directory: String, template: TileURLTemplate, idleTimeout: TimeInterval = 60) {
+    /// A fetcher storing into `directory` tiles of `source` from the server `template`
+    /// describes; a request with no byte for `idleTimeout` seconds fails (and leaves its `.part`
+    /// to resume).
+    public init(directory: String, template: TileURLTemplate, source: TileSource = .srtm, idleTimeout: TimeInterval = 60) {
         self.directory = directory
         self.template = template
+        self.source = source
         self.idleTimeout = idleTimeout
     }
 
     /// The stored file of a tile, if the directory holds a valid one (`NAME.hgt` of a valid
-    /// size, or `NAME.hgt.zip` holding one): its file name and size in bytes.
+    /// size, or `NAME.hgt.zip` holding one; a Copernicus GeoTIFF whose header spans the tile):
+    /// its file name and size in bytes.
     public func existingFile(for tile: SRTMTileName) -> (file: String, bytes: Int64)? {
+        if source == .copernicus {
+            let name = "\(source.baseName(of: tile)).tif"
+            guard let size = fileSize(name), CopernicusTileFile.problem(atPath: path(name), tile: tile, decoding: false) == nil else { return nil }
+            return (name, size)
+        }
         let hgt = "\(tile).hgt"
         if let size = fileSize(hgt), SRTMTileFile.sizeProblem(size) == nil { return (hgt, size) }
         let zip = "\(tile).hgt.zip"
@@ -43,23 +55,27 @@ public struct TileFetcher: Sendable {
                       onEvent: @escaping @Sendable (TileFetchEvent) -> Void = { _ in }) async throws(TileFetchError) -> TileFetchResult {
         if let existing = existingFile(for: tile) { return .present(file: existing.file, bytes: existing.bytes) }
         try createDirectory()
-        if let size = fileSize("\(tile).hgt") {
+        if source == .srtm, let size = fileSize("\(tile).hgt") {
             onEvent(.note(tile, "replacing \(tile).hgt: \(SRTMTileFile.sizeProblem(size) ?? "invalid")"))
         }
+        let stored = "\(source.baseName(of: tile)).tif"
+        if source == .copernicus, fileSize(stored) != nil {
+            onEvent(.note(tile, "replacing \(stored): \(CopernicusTileFile.problem(atPath: path(stored), tile: tile, decoding: false) ?? "invalid")"))
+        }
         let url = template.url(for: tile)
-        let part = path("\(tile).part")
-        let validator = path("\(tile).part.validator")
+        let part = path(partName(tile))
+        let validator = part + ".validator"
         if url.isFileURL { return try copyLocal(tile, from: url, to: part) }
 
         // A kept .part may come from another server or be damaged: when the resumed file fails
         // verification, it is discarded and the tile downloaded once more from the start.
         var mayRestart = true
         while true {
-            let offset = fileSize("\(tile).part") ?? 0
+            let offset = fileSize(partName(tile)) ?? 0
             let ifRange = offset > 0 ? (try? String(contentsOfFile: validator, encoding: .utf8)).flatMap { $0.isEmpty ? nil : $0 } : nil
             onEvent(.requesting(tile, url: url.absoluteString, resumingAt: offset))
             let outcome = await HTTPTransfer.run(url: url, partPath: part, validatorPath: validator, offset: offset,
-                                                 ifRange: ifRange, timeout: idleTimeout) { bytes, expected in
+                                                 ifRange: ifRange, timeout: idleTimeout, maximumBytes: source.maximumFileBytes) { bytes, expected in
                 onEvent(.progress(tile, bytes: bytes, expected: expected))
             }
             var transferred: Int64 = 0, resumedAt: Int64 = 0
@@ -76,12 +92,12 @@ public struct TileFetcher: Sendable {
                 throw TileFetchError(.local, "\(tile): \(message)")
             case .tooLarge(let bytes):
                 discardPart(tile)
-                throw TileFetchError(.corrupt, "\(tile): \(url.absoluteString) sends \(bytes) bytes or more, more than any SRTM tile (at most \(SRTMTileFile.maximumFileBytes)); stopped")
+                throw TileFetchError(.corrupt, "\(tile): \(url.absoluteString) sends \(bytes) bytes or more, more than any \(source.tileKind) (at most \(source.maximumFileBytes)); stopped")
             case .rangeNotSatisfiable(let total):
                 if total != offset {
                     // The kept part is longer than the file: it is not a prefix of this tile.
                     discardPart(tile)
-                    onEvent(.note(tile, "kept \(tile).part (\(offset) bytes) does not match the server's \(total.map(String.init) ?? "unknown") bytes; starting again"))
+                    onEvent(.note(tile, "kept \(partName(tile)) (\(offset) bytes) does not match the server's \(total.map(String.init) ?? "unknown") bytes; starting again"))
                     guard mayRestart else { throw TileFetchError(.corrupt, "\(tile): server rejects every byte range of \(url.absoluteString)") }
                     mayRestart = false
                     continue
@@ -113,17 +129,24 @@ public struct TileFetcher: Sendable {
     private func install(_ tile: SRTMTileName, part: String) throws(TileFetchError) -> (String, Int64) {
         func reject(_ problem: String) -> TileFetchError {
             discardPart(tile)
-            return TileFetchError(.corrupt, "\(tile): the server's file is not an SRTM tile: \(problem)")
+            return TileFetchError(.corrupt, "\(tile): the server's file is not a\(source == .srtm ? "n" : "") \(source.tileKind): \(problem)")
+        }
+        if source == .copernicus {
+            if let problem = CopernicusTileFile.problem(atPath: part, tile: tile, decoding: true) { throw reject(problem) }
+            let name = "\(source.baseName(of: tile)).tif"
+            let size = fileSize(partName(tile)) ?? 0
+            try moveIntoPlace(part, as: name)
+            return (name, size)
         }
         switch SRTMTileFile.content(ofFileAt: part) {
         case .hgt:
-            let size = fileSize("\(tile).part") ?? 0
+            let size = fileSize(partName(tile)) ?? 0
             if let problem = SRTMTileFile.sizeProblem(size) { throw reject(problem) }
             try moveIntoPlace(part, as: "\(tile).hgt")
             return ("\(tile).hgt", size)
         case .zip:
             if let problem = SRTMTileFile.zipProblem(atPath: part, tile: tile) { throw reject("zip archive \(problem)") }
-            let size = fileSize("\(tile).part") ?? 0
+            let size = fileSize(partName(tile)) ?? 0
             try moveIntoPlace(part, as: "\(tile).hgt.zip")
             return ("\(tile).hgt.zip", size)
         case .gzip:
@@ -153,8 +176,8 @@ public struct TileFetcher: Sendable {
         guard attributes?[.type] as? FileAttributeType == .typeRegular else {
             throw TileFetchError(.corrupt, "\(tile): \(url.path) is not a regular file")
         }
-        if let size = (attributes?[.size] as? NSNumber)?.int64Value, size > SRTMTileFile.maximumFileBytes {
-            throw TileFetchError(.corrupt, "\(tile): \(url.path) has \(size) bytes, more than any SRTM tile (at most \(SRTMTileFile.maximumFileBytes))")
+        if let size = (attributes?[.size] as? NSNumber)?.int64Value, size > source.maximumFileBytes {
+            throw TileFetchError(.corrupt, "\(tile): \(url.path) has \(size) bytes, more than any \(source.tileKind) (at most \(source.maximumFileBytes))")
         }
         try? FileManager.default.removeItem(atPath: part)
         do {
@@ -168,9 +191,12 @@ public struct TileFetcher: Sendable {
 
     /// Removes a download in progress and its validator: the next request starts from byte 0.
     private func discardPart(_ tile: SRTMTileName) {
-        try? FileManager.default.removeItem(atPath: path("\(tile).part"))
-        try? FileManager.default.removeItem(atPath: path("\(tile).part.validator"))
+        try? FileManager.default.removeItem(atPath: path(partName(tile)))
+        try? FileManager.default.removeItem(atPath: path(partName(tile) + ".validator"))
     }
+
+    /// The download in progress: `N27E086.part`, `Copernicus_DSM_COG_10_N46_00_E008_00_DEM.part`.
+    private func partName(_ tile: SRTMTileName) -> String { "\(source.baseName(of: tile)).part" }
 
     private func createDirectory() throws(TileFetchError) {
         do {

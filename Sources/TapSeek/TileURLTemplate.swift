@@ -16,6 +16,10 @@ public struct TileURLTemplate: Sendable, Hashable, CustomStringConvertible {
     /// gzipped 1″ SRTM-format tiles (3601 × 3601 posts) with global coverage, public, no key.
     public static let skadi = "https://s3.amazonaws.com/elevation-tiles-prod/skadi/{lat}/{name}.hgt.gz"
 
+    /// The public Copernicus GLO-30 bucket on AWS Open Data (registry.opendata.aws/copernicus-dem):
+    /// one COG GeoTIFF per 1° tile in a folder of its name, no key.
+    public static let copernicusGLO30 = "https://copernicus-dem-30m.s3.amazonaws.com/Copernicus_DSM_COG_10_{lat}_00_{lon}_00_DEM/Copernicus_DSM_COG_10_{lat}_00_{lon}_00_DEM.tif"
+
     /// The placeholders a template may use, without braces.
     public static let placeholders = ["name", "lat", "lon", "latitude", "longitude"]
 

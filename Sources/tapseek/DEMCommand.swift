@@ -26,11 +26,12 @@ struct DEMInfoCommand: ParsableCommand {
     enum Format: String, ExpressibleByArgument { case text, json }
 
     func run() throws {
-        let catalog = try ElevationCatalog(directory: directory ?? DefaultDEM.directory, memoryBudget: 64 << 20, rasterReader: .gdal)
+        let catalog = try ElevationCatalog(directory: directory ?? DefaultDEM.directory, memoryBudget: 64 << 20, rasterReader: .gdal,
+                                           egm2008GeoidPath: Geoid.egm2008Path())
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         var out = OutputBuffer()
         if format == .text {
-            out.append("file\tdriver\tsouth\tnorth\twest\teast\tspacing(arcsec)\tposts\tmin(m)\tmax(m)\tvoid(%)\n")
+            out.append("file\tdriver\tsouth\tnorth\twest\teast\tspacing(arcsec)\tposts\tmin(m)\tmax(m)\tvoid(%)\tdatum\n")
         }
         for (i, tile) in catalog.tiles.enumerated() {
             let grid = catalog.grid(tile: i)
@@ -53,6 +54,9 @@ struct DEMInfoCommand: ParsableCommand {
                 out.appendFixed(grid.map { Double($0.maximumHeight) } ?? .nan, decimals: 1)
                 out.append(",\"voidFraction\":")
                 out.appendFixed(grid?.voidFraction ?? .nan, decimals: 5)
+                out.append(",\"verticalDatum\":")
+                out.appendJSONString(tile.verticalDatum.rawValue)
+                if tile.verticalDatum != .egm96 { out.append(",\"convertedToEGM96\":\(catalog.egm2008GeoidPath != nil)") }
                 out.append("}")
             } else {
                 out.append(name + "\t" + tile.driver + (tile.isProjected ? "(reprojected)" : "") + "\t")
@@ -67,6 +71,8 @@ struct DEMInfoCommand: ParsableCommand {
                 out.appendFixed(grid.map { Double($0.maximumHeight) } ?? .nan, decimals: 0)
                 out.append("\t")
                 out.appendFixed((grid?.voidFraction ?? .nan) * 100, decimals: 2)
+                out.append("\t" + tile.verticalDatum.rawValue)
+                if tile.verticalDatum != .egm96 { out.append(catalog.egm2008GeoidPath != nil ? " (converted to EGM96)" : " (read as EGM96)") }
             }
             out.newline()
         }

@@ -2,12 +2,13 @@ import ArgumentParser
 import Foundation
 import TapSeek
 
-/// `tapseek dem fetch N27E086 … | --bbox S,W,N,E`: downloads SRTM tiles into the DEM directory,
-/// verified and resumable; progress on stderr, nothing on stdout.
+/// `tapseek dem fetch N27E086 … | --bbox S,W,N,E [--source srtm|copernicus]`: downloads SRTM or
+/// Copernicus GLO-30 tiles into the DEM directory, verified and resumable; progress on stderr,
+/// nothing on stdout.
 struct DEMFetchCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "fetch",
-        abstract: "Download SRTM tiles into the DEM directory (verified, atomic, resumable).",
+        abstract: "Download SRTM or Copernicus GLO-30 tiles into the DEM directory (verified, atomic, resumable).",
         discussion: """
         Tiles are named by their south-west corner (N27E086 covers 27–28° N, 86–87° E). Tiles \
         already present and valid are skipped; an interrupted download (NAME.part) is resumed \
@@ -19,13 +20,23 @@ struct DEMFetchCommand: AsyncParsableCommand {
         more, is stopped there and reported. More than --max-tiles tiles (default \(defaultMaximumTiles)) \
         are fetched only with --yes.
 
-        The server comes from --url-template, else $TAPSEEK_TILE_URL, else AWS Open Data \
-        Terrain Tiles (\(TileURLTemplate.skadi)). Placeholders, for S38W071: {name} S38W071, \
+        --source copernicus fetches Copernicus GLO-30 tiles instead (1″ COG GeoTIFFs, heights \
+        above EGM2008; names may also be the bucket's, e.g. \
+        Copernicus_DSM_COG_10_N46_00_E008_00_DEM). Each is verified by decoding every post and \
+        checking that its posts span the tile, and stored under the bucket's name, by which every \
+        command knows its heights are above EGM2008. They are converted to EGM96 when an EGM2008 \
+        grid is found ($TAPSEEK_EGM2008, or PROJ's us_nga_egm08_25.tif or egm08_25.gtx in its \
+        data directories); otherwise they are read as above EGM96, with a warning. A response \
+        over 100 MB is not a tile.
+
+        The server comes from --url-template, else $TAPSEEK_TILE_URL, else for srtm AWS Open Data \
+        Terrain Tiles (\(TileURLTemplate.skadi)), for copernicus the public Copernicus bucket \
+        (\(TileURLTemplate.copernicusGLO30)). Placeholders, for S38W071: {name} S38W071, \
         {lat} S38, {lon} W071, {latitude} -38, {longitude} -71. http, https and file URLs work.
         """
     )
 
-    @Argument(help: "Tile names, e.g. N27E086 S38W071.")
+    @Argument(help: "Tile names, e.g. N27E086 S38W071 (with --source copernicus also Copernicus_DSM_COG_10_N46_00_E008_00_DEM).")
     var tiles: [String] = []
 
     @Option(parsing: .unconditional, help: "Every tile of a box: south,west,north,east in degrees (west > east crosses the antimeridian).")
@@ -34,35 +45,27 @@ struct DEMFetchCommand: AsyncParsableCommand {
     @Option(help: "Directory to store tiles in (default: $TAPSEEK_DEM, else dem/ in the first TapSeek data directory: $TAPSEEK_DATA, the installation, XDG data dirs).")
     var dem: String?
 
-    @Option(help: "Tile URL with placeholders (default: $TAPSEEK_TILE_URL, else the AWS skadi layout).")
+    @Option(help: "Tile URL with placeholders (default: $TAPSEEK_TILE_URL, else the source's public bucket).")
     var urlTemplate: String?
 
-    @Option(parsing: .unconditional, help: "Most tiles one run fetches without --yes (a 1″ tile is up to 25.9 MB).")
+    @Option(parsing: .unconditional, help: "Most tiles one run fetches without --yes (a 1″ SRTM tile is up to 25.9 MB, a Copernicus one about 52 MB).")
     var maxTiles: Int = Self.defaultMaximumTiles
 
     @Flag(help: "Fetch every tile asked for, however many.")
     var yes = false
 
-    @Option(help: "Where tiles come from: srtm. (copernicus, named by the interface, is not fetched yet.)")
+    @Option(help: "Which tiles: srtm (.hgt, heights above EGM96) or copernicus (GLO-30 COG GeoTIFFs, heights above EGM2008).")
     var source: TileSource = .srtm
-
-    /// The tile sources of the interface's `dem fetch --source`.
-    enum TileSource: String, ExpressibleByArgument, CaseIterable {
-        case srtm, copernicus
-    }
 
     /// 100 tiles of up to 25.9 MB: 2.6 GB, about what a mountain range needs; a continent-sized
     /// box (thousands of tiles, tens of GB) should be asked for on purpose.
     static let defaultMaximumTiles = 100
 
     func validate() throws {
-        if source == .copernicus {
-            throw ValidationError("--source copernicus: Copernicus GLO-30 tiles cannot be fetched yet; a COG tile you have is read from --dem like any GeoTIFF in EPSG:4326, its heights taken as above EGM96")
-        }
         guard maxTiles >= 1 else { throw ValidationError("--max-tiles must be at least 1, got \(maxTiles)") }
         let (names, _) = try request()
         if !yes, names.count > maxTiles {
-            let gigabytes = String(format: "%.1f", Double(names.count) * Double(SRTMTileFile.validByteCounts[1]) / 1e9)
+            let gigabytes = String(format: "%.1f", Double(names.count) * Double(source.largestTileBytes) / 1e9)
             throw ValidationError("that is \(names.count) tiles (up to \(gigabytes) GB), more than --max-tiles \(maxTiles): add --yes to fetch them all, or a larger --max-tiles")
         }
     }
@@ -70,7 +73,7 @@ struct DEMFetchCommand: AsyncParsableCommand {
     func run() async throws {
         let (names, template) = try request()
         let directory = dem ?? DefaultDEM.directory
-        let fetcher = TileFetcher(directory: directory, template: template)
+        let fetcher = TileFetcher(directory: directory, template: template, source: source)
         let display = FetchProgressDisplay()
         var counts = (stored: 0, present: 0, missing: 0)
         var failures: [String] = []
@@ -108,12 +111,17 @@ struct DEMFetchCommand: AsyncParsableCommand {
             throw ValidationError("give tile names (e.g. N27E086) or --bbox south,west,north,east")
         }
         do throws(TileFetchError) {
-            var names = try tiles.map { (text) throws(TileFetchError) in try SRTMTileName(parsing: text) }
+            var names = try tiles.map { (text) throws(TileFetchError) in
+                if source == .copernicus, let cell = CopernicusTileName.parse(text), let tile = SRTMTileName(latitude: cell.latitude, longitude: cell.longitude) {
+                    return tile
+                }
+                return try SRTMTileName(parsing: text)
+            }
             if let bbox { names += try TileBoundingBox(parsing: bbox).tiles }
             var seen: Set<SRTMTileName> = []
             names = names.filter { seen.insert($0).inserted }
             let environment = ProcessInfo.processInfo.environment["TAPSEEK_TILE_URL"].flatMap { $0.isEmpty ? nil : $0 }
-            let template = try TileURLTemplate(urlTemplate ?? environment ?? TileURLTemplate.skadi)
+            let template = try TileURLTemplate(urlTemplate ?? environment ?? source.defaultTemplate)
             return (names, template)
         } catch {
             throw ValidationError(error.description)
@@ -166,3 +174,5 @@ private extension Duration {
         return Double(whole) + Double(attoseconds) * 1e-18
     }
 }
+
+extension TileSource: ExpressibleByArgument {}

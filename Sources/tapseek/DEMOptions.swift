@@ -17,7 +17,8 @@ struct DEMOptions: ParsableArguments {
 
     /// Opens the catalog, printing one warning line per skipped file.
     func openCatalog() throws -> ElevationCatalog {
-        let catalog = try ElevationCatalog(directory: directory, memoryBudget: cacheMB << 20, rasterReader: .gdal)
+        let catalog = try ElevationCatalog(directory: directory, memoryBudget: cacheMB << 20, rasterReader: .gdal,
+                                           egm2008GeoidPath: Geoid.egm2008Path())
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         return catalog
     }

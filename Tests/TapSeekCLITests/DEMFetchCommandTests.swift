@@ -62,17 +62,43 @@ import TapSeekTestSupport
             #expect(try listing(directory).isEmpty, "neither the download nor a partial unpacking is kept")
         }
 
-        /// `--source srtm` is the default; `copernicus`, named by the interface, is a clear usage
-        /// error until it is fetched, never a silent SRTM download.
-        @Test func copernicusIsNotFetchedYetAndSaysSo() throws {
-            let directory = try SharedData.temporaryDirectory("fetch-source")
-            defer { try? FileManager.default.removeItem(at: directory) }
-            let copernicus = try CLIRunner.run(["dem", "fetch", "N46E008", "--source", "copernicus", "--dem", directory.path])
-            #expect(copernicus.status == 2)
-            #expect(copernicus.stderr.contains("--source copernicus: Copernicus GLO-30 tiles cannot be fetched yet"), "stderr: \(copernicus.stderr)")
+        /// `--source copernicus` fetches a GLO-30 tile from the bucket's layout (here on the
+        /// loopback server); every command then reads it as above EGM2008: converted with an
+        /// EGM2008 grid when one is given, else read as is, with a warning. An unknown source is
+        /// a usage error.
+        @Test func copernicusTilesAreFetchedAndReadAboveEGM2008() throws {
+            let served = try SharedData.temporaryDirectory("fetch-copernicus-served")
+            let directory = try SharedData.temporaryDirectory("fetch-copernicus")
+            defer { try? FileManager.default.removeItem(at: served); try? FileManager.default.removeItem(at: directory) }
+            let name = "Copernicus_DSM_COG_10_N46_00_E008_00_DEM"
+            try FileManager.default.createDirectory(at: served.appendingPathComponent(name), withIntermediateDirectories: true)
+            try CopernicusFixture.writeTile(to: served.appendingPathComponent("\(name)/\(name).tif"))
+            let server = try LoopbackTileServer(directory: served)
+            let template = server.url("Copernicus_DSM_COG_10_{lat}_00_{lon}_00_DEM/Copernicus_DSM_COG_10_{lat}_00_{lon}_00_DEM.tif")
+
+            let fetched = try CLIRunner.run(["dem", "fetch", "--source", "copernicus", name, "--dem", directory.path, "--url-template", template])
+            #expect(fetched.status == 0, "stderr: \(fetched.stderr)")
+            #expect(fetched.stderr.contains("N46E008: stored \(name).tif"), "stderr: \(fetched.stderr)")
+            #expect(try listing(directory).keys.sorted() == ["\(name).tif"])
+
+            let info = try CLIRunner.run(["dem", "info", directory.path, "--format", "json"], environment: ["TAPSEEK_EGM2008": ""])
+            #expect(info.stdout.contains("\"verticalDatum\":\"EGM2008\",\"convertedToEGM96\":false"), "stdout: \(info.stdout)")
+            #expect(info.stderr.contains("warning: \(name).tif gives heights above EGM2008; no EGM2008 geoid grid was given"), "stderr: \(info.stderr)")
+
+            // A stand-in for EGM2008: EGM96 plus 2 + 0.01 φ − 0.02 λ metres, exact between posts.
+            let geoid = served.appendingPathComponent("egm08_linear.gtx")
+            try CopernicusFixture.writeGeoid(to: geoid) { latitude, longitude in 2 + 0.01 * latitude - 0.02 * longitude }
+            func elevation(_ environment: [String: String]) throws -> Double {
+                let result = try CLIRunner.run(["elevation", "46.5", "8.5", "--dem", directory.path], environment: environment)
+                let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+                return try #require(object?["elevation"] as? Double, "stdout: \(result.stdout)")
+            }
+            let raw = try elevation(["TAPSEEK_EGM2008": ""])
+            let converted = try elevation(["TAPSEEK_EGM2008": geoid.path])
+            #expect(abs(converted - raw - (2 + 0.465 - 0.17)) < 0.06, "\(raw) → \(converted)")
+
             let unknown = try CLIRunner.run(["dem", "fetch", "N46E008", "--source", "alos", "--dem", directory.path])
             #expect(unknown.status == 2 && unknown.stderr.contains("--source"), "stderr: \(unknown.stderr)")
-            #expect(try listing(directory).isEmpty)
         }
 
         @Test func largeBoxNeedsYesOrALargerMaximum() throws {

@@ -47,6 +47,9 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
         /// A photo lacks a value its reading needs (heading, field of view); a default or the
         /// search stands in.
         case photoIncomplete = "photo-incomplete"
+        /// Some DEM tiles measure heights from another geoid (EGM2008 for Copernicus) and no grid
+        /// of it was at hand to convert them: they are read as if above EGM96.
+        case verticalDatum = "vertical-datum"
         /// A code this version does not know, read from a newer TapSeek's JSON.
         case other = "other"
     }

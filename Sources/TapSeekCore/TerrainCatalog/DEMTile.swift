@@ -20,6 +20,9 @@ public struct DEMTile: Sendable, Hashable {
     public let longitudeSpacing: Double
     public let rows: Int
     public let columns: Int
+    /// What the file's heights are measured from: EGM2008 for Copernicus tiles (known by their
+    /// names), EGM96 for everything else.
+    public internal(set) var verticalDatum: VerticalDatum = .egm96
     /// The pure-Swift reader that reads the file; nil for the catalog's ``RasterReader``.
     let nativeReader: NativeReader?
 

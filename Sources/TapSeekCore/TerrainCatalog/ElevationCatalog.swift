@@ -24,10 +24,14 @@ public final class ElevationCatalog: Sendable {
     public let memoryBudget: Int
     /// Reads the rasters that are not SRTM tiles; nil skips them.
     public let rasterReader: (any RasterReader)?
+    /// The EGM2008 geoid grid that converts the heights of Copernicus tiles to EGM96, if given.
+    public let egm2008GeoidPath: String?
 
     /// Tile indices per 1° cell of the world: `cells[(lat + 90) * 360 + (lon + 180)]`.
     private let cells: [[Int32]]
     private let cache: Locked<Cache>
+    /// The two geoids, loaded when the first EGM2008 tile is read.
+    private let conversion = Locked<Result<EGM2008Conversion, TerrainFileError>?>(nil)
 
     /// The default cache budget: 1 GiB holds ~180 3″ tiles or ~20 1″ tiles.
     public static let defaultMemoryBudget = 1 << 30
@@ -37,12 +41,16 @@ public final class ElevationCatalog: Sendable {
                                  ".asc", ".img", ".bil", ".flt", ".nc"]
 
     /// Scans `directory` (recursively) and indexes every raster's footprint; reads no heights.
-    /// - Parameter rasterReader: reads the files that are not SRTM tiles (`.gdal` with the
-    ///   `TapSeek` library); without one they are skipped, each with a warning.
+    /// - Parameters:
+    ///   - rasterReader: reads the files that are not SRTM tiles (`.gdal` with the `TapSeek`
+    ///     library); without one they are skipped, each with a warning.
+    ///   - egm2008GeoidPath: a grid of EGM2008 undulations (GTX, or a GeoTIFF in EPSG:4326, such
+    ///     as PROJ's `us_nga_egm08_25.tif`), read with the EGM96 grid when the first EGM2008 tile
+    ///     loads; without one such tiles are read as if above EGM96, with a warning.
     /// - Throws: ``CatalogError`` when the directory is missing, unreadable or holds no raster
     ///   that can be read. Individual unreadable files only add a warning.
     public init(directory: String, memoryBudget: Int = ElevationCatalog.defaultMemoryBudget,
-                rasterReader: (any RasterReader)? = nil) throws(CatalogError) {
+                rasterReader: (any RasterReader)? = nil, egm2008GeoidPath: String? = nil) throws(CatalogError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw CatalogError("DEM directory \(directory) does not exist")
@@ -105,6 +113,15 @@ public final class ElevationCatalog: Sendable {
                 warnings.append(Warning(.skippedFile, "skipping \(error.description)"))
             }
         }
+        for i in tiles.indices where CopernicusTileName.parse(tiles[i].path) != nil {
+            tiles[i].verticalDatum = .egm2008
+        }
+        let egm2008Tiles = tiles.filter { $0.verticalDatum == .egm2008 }
+        if egm2008GeoidPath == nil, let first = egm2008Tiles.first {
+            let name = (first.path as NSString).lastPathComponent
+            let others = egm2008Tiles.count > 1 ? " and \(egm2008Tiles.count - 1) more give" : " gives"
+            warnings.append(Warning(.verticalDatum, "\(name)\(others) heights above EGM2008; no EGM2008 geoid grid was given, so they are read as above EGM96, off by EGM2008 − EGM96 there: about 0.5 m RMS, up to about 10 m"))
+        }
         guard !tiles.isEmpty else {
             let detail = warnings.isEmpty ? "no elevation raster" : "no readable elevation raster (\(warnings.count) skipped)"
             throw CatalogError("DEM directory \(directory) holds \(detail)")
@@ -114,6 +131,7 @@ public final class ElevationCatalog: Sendable {
         self.warnings = warnings
         self.memoryBudget = memoryBudget
         self.rasterReader = rasterReader
+        self.egm2008GeoidPath = egm2008GeoidPath
         var cells = [[Int32]](repeating: [], count: 180 * 360)
         for (i, t) in tiles.enumerated() {
             for key in Self.cellKeys(south: t.south, north: t.north, west: t.west, east: t.east) {
@@ -172,17 +190,32 @@ public final class ElevationCatalog: Sendable {
     }
 
     /// Reads a tile's grid: SRTM tiles and GeoTIFFs in EPSG:4326 by the pure-Swift readers that
-    /// described them, everything else through the raster reader that described it.
+    /// described them, everything else through the raster reader that described it; heights
+    /// above EGM2008 become heights above EGM96 when a grid of it was given.
     private func read(_ tile: DEMTile) -> Result<ElevationGrid, TerrainFileError> {
         Result { () throws(TerrainFileError) in
-            switch tile.nativeReader {
-            case .srtm: return try SRTMTile.readGrid(path: tile.path)
-            case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path)
-            case nil: break
+            let grid = try readAsStored(tile)
+            guard tile.verticalDatum == .egm2008, let egm2008GeoidPath else { return grid }
+            let geoids = conversion.withLock { loaded in
+                if loaded == nil { loaded = Result { () throws(TerrainFileError) in try EGM2008Conversion(egm2008Path: egm2008GeoidPath) } }
+                return loaded!
             }
-            guard let rasterReader else { throw TerrainFileError(path: tile.path, message: "no raster reader") }
-            return try rasterReader.readGrid(of: tile)
+            switch geoids {
+            case .success(let geoids): return geoids.toEGM96(grid)
+            case .failure(let error):
+                throw TerrainFileError(path: tile.path, message: "gives heights above EGM2008, and the geoid grids that convert them cannot be read: \(error.description)")
+            }
         }
+    }
+
+    private func readAsStored(_ tile: DEMTile) throws(TerrainFileError) -> ElevationGrid {
+        switch tile.nativeReader {
+        case .srtm: return try SRTMTile.readGrid(path: tile.path)
+        case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path)
+        case nil: break
+        }
+        guard let rasterReader else { throw TerrainFileError(path: tile.path, message: "no raster reader") }
+        return try rasterReader.readGrid(of: tile)
     }
 
     /// Why no height is known at a point although a tile's footprint covers it: the file was

@@ -81,6 +81,53 @@ public struct TerrainSampler: TerrainGrids, Sendable {
                                  latitudeSpacing: t.latitudeSpacing, longitudeSpacing: t.longitudeSpacing,
                                  rows: 2, columns: 2, heights: corners)
         }
+        return gapCell(latitude: latitude, longitude: longitude, candidates: candidates)
+    }
+
+    /// The cell around a point in the gap between two tiles on different lattices that do not
+    /// share their edge posts: a Copernicus tile north of 50° beside the one south of it (its
+    /// columns widen by latitude band), or a Copernicus tile beside an SRTM tile. Each tile's edge
+    /// is linear between its own posts; the cell spans the gap and, along it, the stretch between
+    /// the nearest posts of either edge, so that its bilinear surface is exactly the two edges
+    /// joined by straight lines across the gap. nil when the point is not in such a gap.
+    private func gapCell(latitude: Double, longitude: Double, candidates: [Int32]) -> ElevationGrid? {
+        var north, south, west, east: (tile: DEMTile, index: Int)?
+        for i in candidates {
+            let t = catalog.tiles[Int(i)]
+            if longitude >= t.west, longitude <= t.east {
+                if t.south > latitude, t.south - t.latitudeSpacing < latitude { north = (t, Int(i)) }
+                if t.north < latitude, t.north + t.latitudeSpacing > latitude { south = (t, Int(i)) }
+            }
+            if latitude >= t.south, latitude <= t.north {
+                if t.east < longitude, t.east + t.longitudeSpacing > longitude { west = (t, Int(i)) }
+                if t.west > longitude, t.west - t.longitudeSpacing < longitude { east = (t, Int(i)) }
+            }
+        }
+        /// The posts of `t` along one axis around `x` (its edge's last stretch when `x` is on its last post).
+        func bracket(_ x: Double, first: Double, spacing: Double, count: Int) -> (Double, Double) {
+            let k = min(max(((x - first) / spacing).rounded(.down), 0), Double(count - 2))
+            return (first + k * spacing, first + (k + 1) * spacing)
+        }
+        if let north, let south, let upper = catalog.grid(tile: north.index), let lower = catalog.grid(tile: south.index) {
+            let a = bracket(longitude, first: north.tile.west, spacing: north.tile.longitudeSpacing, count: north.tile.columns)
+            let b = bracket(longitude, first: south.tile.west, spacing: south.tile.longitudeSpacing, count: south.tile.columns)
+            let lo = max(a.0, b.0), hi = min(a.1, b.1)
+            guard hi > lo else { return nil }
+            let corners = [upper.interpolate(latitude: upper.south, longitude: lo), upper.interpolate(latitude: upper.south, longitude: hi),
+                           lower.interpolate(latitude: lower.north, longitude: lo), lower.interpolate(latitude: lower.north, longitude: hi)]
+            return ElevationGrid(north: upper.south, west: lo, latitudeSpacing: upper.south - lower.north, longitudeSpacing: hi - lo,
+                                 rows: 2, columns: 2, heights: corners.map(Float.init))
+        }
+        if let west, let east, let left = catalog.grid(tile: west.index), let right = catalog.grid(tile: east.index) {
+            let a = bracket(-latitude, first: -west.tile.north, spacing: west.tile.latitudeSpacing, count: west.tile.rows)
+            let b = bracket(-latitude, first: -east.tile.north, spacing: east.tile.latitudeSpacing, count: east.tile.rows)
+            let top = -max(a.0, b.0), bottom = -min(a.1, b.1)
+            guard top > bottom else { return nil }
+            let corners = [left.interpolate(latitude: top, longitude: left.east), right.interpolate(latitude: top, longitude: right.west),
+                           left.interpolate(latitude: bottom, longitude: left.east), right.interpolate(latitude: bottom, longitude: right.west)]
+            return ElevationGrid(north: top, west: left.east, latitudeSpacing: top - bottom, longitudeSpacing: right.west - left.east,
+                                 rows: 2, columns: 2, heights: corners.map(Float.init))
+        }
         return nil
     }
 

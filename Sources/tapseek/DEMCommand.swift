@@ -35,7 +35,11 @@ struct DEMInfoCommand: ParsableCommand {
         }
         for (i, tile) in catalog.tiles.enumerated() {
             let grid = catalog.grid(tile: i)
-            let name = String(tile.path.dropFirst(catalog.directory.count).drop(while: { $0 == "/" }))
+            var name = String(tile.path.dropFirst(catalog.directory.count).drop(while: { $0 == "/" }))
+            if let w = tile.window {
+                // A large file is listed window by window: rows and columns of its posts.
+                name += "[\(w.row)..<\(w.row + w.rows),\(w.column)..<\(w.column + w.columns)]"
+            }
             let spacing = tile.latitudeSpacing * 3600
             if format == .json {
                 out.append("{\"file\":")

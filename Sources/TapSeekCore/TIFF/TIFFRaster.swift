@@ -139,29 +139,50 @@ struct TIFFRaster {
         blockByteCounts = counts
     }
 
-    /// Decodes every block into `heights` (`rows × columns`, row-major), each sample converted
-    /// to `Float` as GDAL converts it and `noData` replaced by NaN; blocks on all cores when
-    /// there are several and they are large.
+    /// A rectangle of the image's pixels: first row and column, and how many of each.
+    struct Region: Hashable {
+        let row: Int, column: Int, rows: Int, columns: Int
+    }
+
+    /// Whether a region starts on a block's first pixel and ends at a block's end or the image's:
+    /// the regions ``decode(from:into:noData:region:)`` decodes, each block wholly in or out.
+    func isBlockAligned(_ r: Region) -> Bool {
+        r.row >= 0 && r.column >= 0 && r.rows >= 1 && r.columns >= 1
+            && r.row % blockRows == 0 && r.column % blockColumns == 0
+            && r.row + r.rows <= rows && r.column + r.columns <= columns
+            && ((r.row + r.rows) % blockRows == 0 || r.row + r.rows == rows)
+            && ((r.column + r.columns) % blockColumns == 0 || r.column + r.columns == columns)
+    }
+
+    /// Decodes the blocks of `region` (block-aligned; the whole image when nil) into `heights`
+    /// (the region's `rows × columns`, row-major), each sample converted to `Float` as GDAL
+    /// converts it and `noData` replaced by NaN; blocks on all cores when there are several and
+    /// they are large. Blocks outside the region are not touched.
     /// - Throws: ``TIFFFormatError`` for the first block that lies outside `file` or cannot be decoded.
     func decode(from file: UnsafeRawBufferPointer, into heights: UnsafeMutableBufferPointer<Float>,
-                noData: Float?) throws(TIFFFormatError) {
-        let blocks = blocksAcross * blocksDown
+                noData: Float?, region: Region? = nil) throws(TIFFFormatError) {
+        let region = region ?? Region(row: 0, column: 0, rows: rows, columns: columns)
+        precondition(isBlockAligned(region) && heights.count == region.rows * region.columns, "block-aligned region")
+        let across = (region.column / blockColumns)...((region.column + region.columns - 1) / blockColumns)
+        let down = (region.row / blockRows)...((region.row + region.rows - 1) / blockRows)
+        let indices = down.flatMap { d in across.map { d * blocksAcross + $0 } }
+        let blocks = indices.count
         let blockBytes = blockColumns * blockRows * sampleType.width
-        let target = SharedBuffers(file: file, base: heights.baseAddress!)
+        let target = SharedBuffers(file: file, base: heights.baseAddress!, region: region)
         let workers = blocks > 1 && blocks * blockBytes >= Self.parallelBytes
             ? min(blocks, ProcessInfo.processInfo.activeProcessorCount) : 1
         if workers == 1 {
             let scratch = BlockScratch(blockBytes: blockBytes, rowBytes: blockColumns * sampleType.width)
-            for i in 0..<blocks { try decodeBlock(i, into: target, noData: noData, scratch: scratch) }
+            for i in indices { try decodeBlock(i, into: target, noData: noData, scratch: scratch) }
             return
         }
         let failure = Locked<TIFFFormatError?>(nil)
         DispatchQueue.concurrentPerform(iterations: workers) { worker in
             let scratch = BlockScratch(blockBytes: blockBytes, rowBytes: blockColumns * sampleType.width)
-            for i in stride(from: worker, to: blocks, by: workers) {
+            for k in stride(from: worker, to: blocks, by: workers) {
                 if failure.withLock({ $0 != nil }) { return }
                 do throws(TIFFFormatError) {
-                    try decodeBlock(i, into: target, noData: noData, scratch: scratch)
+                    try decodeBlock(indices[k], into: target, noData: noData, scratch: scratch)
                 } catch {
                     failure.withLock { if $0 == nil { $0 = error } }
                     return
@@ -179,6 +200,13 @@ struct TIFFRaster {
     private struct SharedBuffers: @unchecked Sendable {
         let file: UnsafeRawBufferPointer
         let base: UnsafeMutablePointer<Float>
+        /// The pixels `base` holds.
+        let region: Region
+
+        /// Where the image's pixel (row, column), inside the region, is stored.
+        func at(row: Int, column: Int) -> UnsafeMutablePointer<Float> {
+            base + (row - region.row) * region.columns + (column - region.column)
+        }
     }
 
     /// One thread's buffers: a decoded block and a row for predictor 3.
@@ -270,7 +298,7 @@ struct TIFFRaster {
             let samples = block.bindMemory(to: T.self)
             for r in 0..<validRows {
                 let source = r * blockColumns
-                let destination = target.base + (firstRow + r) * columns + firstColumn
+                let destination = target.at(row: firstRow + r, column: firstColumn)
                 for c in 0..<validColumns {
                     let v = value(samples[source + c])
                     destination[c] = v == missing ? .nan : v
@@ -297,7 +325,7 @@ struct TIFFRaster {
 
     private func fill(_ target: SharedBuffers, firstRow: Int, firstColumn: Int, rows: Int, columns validColumns: Int, value: Float) {
         for r in 0..<rows {
-            (target.base + (firstRow + r) * columns + firstColumn).update(repeating: value, count: validColumns)
+            target.at(row: firstRow + r, column: firstColumn).update(repeating: value, count: validColumns)
         }
     }
 }

@@ -23,8 +23,24 @@ public struct DEMTile: Sendable, Hashable {
     /// What the file's heights are measured from: EGM2008 for Copernicus tiles (known by their
     /// names), EGM96 for everything else.
     public internal(set) var verticalDatum: VerticalDatum = .egm96
+    /// The posts of the file this tile is, when the file is too large to read whole and is read
+    /// window by window as sightlines reach them; nil for the whole file.
+    public internal(set) var window: Window?
     /// The pure-Swift reader that reads the file; nil for the catalog's ``RasterReader``.
     let nativeReader: NativeReader?
+
+    /// A rectangle of a file's posts: its first row and column (from the file's first post)
+    /// and how many of each.
+    public struct Window: Sendable, Hashable {
+        public let row: Int, column: Int, rows: Int, columns: Int
+
+        public init(row: Int, column: Int, rows: Int, columns: Int) {
+            self.row = row
+            self.column = column
+            self.rows = rows
+            self.columns = columns
+        }
+    }
 
     /// The formats TapSeekCore reads itself.
     enum NativeReader: Sendable, Hashable {
@@ -56,6 +72,32 @@ public struct DEMTile: Sendable, Hashable {
         self.rows = rows
         self.columns = columns
         self.nativeReader = nativeReader
+    }
+
+    /// The tile that is this file's window `w` (counted in this tile's posts).
+    func cut(_ w: Window) -> DEMTile {
+        var part = DEMTile(path: path, driver: driver, isProjected: isProjected,
+                           north: north - Double(w.row) * latitudeSpacing, west: west + Double(w.column) * longitudeSpacing,
+                           latitudeSpacing: latitudeSpacing, longitudeSpacing: longitudeSpacing,
+                           rows: w.rows, columns: w.columns, nativeReader: nativeReader)
+        part.verticalDatum = verticalDatum
+        part.window = w
+        return part
+    }
+
+    /// The windows of about `rows × columns` posts that cover the tile's posts with no gap,
+    /// neighbours sharing no post (the catalog's sampler gathers the four posts around a point
+    /// between two of them, as between tiles that do not overlap). A last row or column of one
+    /// post joins the window before it: a grid has at least 2 × 2 posts.
+    public func windows(rows height: Int, columns width: Int) -> [Window] {
+        func spans(_ total: Int, _ size: Int) -> [(start: Int, count: Int)] {
+            var starts = Array(stride(from: 0, to: total, by: size))
+            if starts.count > 1, total - starts.last! < 2 { starts.removeLast() }
+            return starts.enumerated().map { k, start in (start, (k + 1 < starts.count ? starts[k + 1] : total) - start) }
+        }
+        return spans(rows, height).flatMap { r in
+            spans(columns, width).map { c in Window(row: r.start, column: c.start, rows: r.count, columns: c.count) }
+        }
     }
 
     /// Whether the point is inside the posts' rectangle (edges included).

@@ -35,6 +35,9 @@ public final class ElevationCatalog: Sendable {
 
     /// The default cache budget: 1 GiB holds ~180 3″ tiles or ~20 1″ tiles.
     public static let defaultMemoryBudget = 1 << 30
+    /// GeoTIFFs whose grid would exceed this are read window by window: 64 MiB, more than a 1°
+    /// tile at 1″ (3 601² posts, 49.5 MiB).
+    public static let defaultWindowedAbove = 64 << 20
 
     /// File name endings treated as elevation rasters; anything else in the directory is ignored.
     static let rasterSuffixes = [".hgt", ".hgt.zip", ".tif", ".tiff", ".dt0", ".dt1", ".dt2", ".vrt",
@@ -44,13 +47,19 @@ public final class ElevationCatalog: Sendable {
     /// - Parameters:
     ///   - rasterReader: reads the files that are not SRTM tiles (`.gdal` with the `TapSeek`
     ///     library); without one they are skipped, each with a warning.
+    ///   - windowedAbove: a GeoTIFF in EPSG:4326 whose grid would take more bytes than this is
+    ///     indexed as windows of about 2 048 × 2 048 posts, each read (only the file's blocks it
+    ///     needs, from the mapped file) when a look-up first reaches it; default 64 MiB, so a 1°
+    ///     tile at 1″ is read whole and a mosaic of many is not. Such a file may be larger than
+    ///     the cache.
     ///   - egm2008GeoidPath: a grid of EGM2008 undulations (GTX, or a GeoTIFF in EPSG:4326, such
     ///     as PROJ's `us_nga_egm08_25.tif`), read with the EGM96 grid when the first EGM2008 tile
     ///     loads; without one such tiles are read as if above EGM96, with a warning.
     /// - Throws: ``CatalogError`` when the directory is missing, unreadable or holds no raster
     ///   that can be read. Individual unreadable files only add a warning.
     public init(directory: String, memoryBudget: Int = ElevationCatalog.defaultMemoryBudget,
-                rasterReader: (any RasterReader)? = nil, egm2008GeoidPath: String? = nil) throws(CatalogError) {
+                rasterReader: (any RasterReader)? = nil, windowedAbove: Int = ElevationCatalog.defaultWindowedAbove,
+                egm2008GeoidPath: String? = nil) throws(CatalogError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw CatalogError("DEM directory \(directory) does not exist")
@@ -83,7 +92,10 @@ public final class ElevationCatalog: Sendable {
             if lower.hasSuffix(".tif") || lower.hasSuffix(".tiff") {
                 do {
                     if let tile = try GeoTIFFTile.describe(path: path) {
-                        if let refusal = Self.refusal(of: tile, budget: memoryBudget) {
+                        if tile.gridByteCount > windowedAbove {
+                            let shape = try GeoTIFFTile.windowShape(path: path)
+                            tiles += tile.windows(rows: shape.rows, columns: shape.columns).map(tile.cut)
+                        } else if let refusal = Self.refusal(of: tile, budget: memoryBudget) {
                             warnings.append(refusal)
                         } else {
                             tiles.append(tile)
@@ -211,7 +223,7 @@ public final class ElevationCatalog: Sendable {
     private func readAsStored(_ tile: DEMTile) throws(TerrainFileError) -> ElevationGrid {
         switch tile.nativeReader {
         case .srtm: return try SRTMTile.readGrid(path: tile.path)
-        case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path)
+        case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path, window: tile.window)
         case nil: break
         }
         guard let rasterReader else { throw TerrainFileError(path: tile.path, message: "no raster reader") }

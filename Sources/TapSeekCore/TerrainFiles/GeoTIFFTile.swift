@@ -21,8 +21,12 @@ import Darwin
 public enum GeoTIFFTile {
     /// The driver name ``DEMTile`` gives these tiles: that of GDAL's own driver for the format.
     public static let driver = "GTiff"
-    /// The most posts one file may hold (1 GiB of heights).
+    /// The most posts one grid may hold (1 GiB of heights): a file read whole, or one window.
     public static let maximumPosts = 1 << 28
+    /// The most posts a file read window by window may hold (64 GiB of heights: a continent at 1″).
+    public static let maximumWindowedPosts = 1 << 34
+    /// About the posts on a side of a window of a large file (16 MiB of heights).
+    static let windowSide = 2048
 
     /// Tags of GeoTIFF (OGC GeoTIFF 1.1) and GDAL read beside the raster's.
     enum Tag {
@@ -47,39 +51,65 @@ public enum GeoTIFFTile {
     /// - Throws: ``TerrainFileError`` when the file cannot be read or its header is malformed.
     public static func describe(path: String) throws(TerrainFileError) -> DEMTile? {
         let file = try map(path)
-        guard case .success(let l) = try layout(of: file.bytes, path: path, maximumPosts: maximumPosts) else { return nil }
+        guard case .success(let l) = try layout(of: file.bytes, path: path, maximumPosts: maximumWindowedPosts) else { return nil }
         return DEMTile(path: path, driver: driver, isProjected: false, north: l.north, west: l.west,
                        latitudeSpacing: l.latitudeSpacing, longitudeSpacing: l.longitudeSpacing,
                        rows: l.raster.rows, columns: l.raster.columns, nativeReader: .geoTIFF)
     }
 
-    /// Reads the tile at `path` as an ``ElevationGrid``, voids (GDAL's nodata) as NaN.
-    /// - Throws: ``TerrainFileError`` when the file cannot be read, is malformed or is not a
-    ///   GeoTIFF this reader reads.
-    public static func readGrid(path: String) throws(TerrainFileError) -> ElevationGrid {
+    /// The windows a large file is read by: about ``windowSide`` posts on a side, made of whole
+    /// blocks (tiles), or of whole strips across the image's width, so that reading one decodes
+    /// no block another needs.
+    /// - Throws: ``TerrainFileError`` when the file cannot be read or is not a GeoTIFF this
+    ///   reader reads.
+    public static func windowShape(path: String) throws(TerrainFileError) -> (rows: Int, columns: Int) {
         let file = try map(path)
-        return try grid(bytes: file.bytes, path: path)
+        guard case .success(let l) = try layout(of: file.bytes, path: path, maximumPosts: maximumWindowedPosts) else {
+            throw TerrainFileError(path: path, message: "is a GeoTIFF that TapSeekCore does not read")
+        }
+        let r = l.raster
+        let rowsPerWindow = r.blockColumns >= r.columns
+            ? max(windowSide * windowSide / max(r.columns, 1), 1) : windowSide
+        return (max(rowsPerWindow / r.blockRows, 1) * r.blockRows, max(windowSide / r.blockColumns, 1) * r.blockColumns)
     }
 
-    /// The grid of a GeoTIFF file's bytes; `path` names it in errors.
-    static func grid(bytes: UnsafeRawBufferPointer, path: String, maximumPosts: Int = maximumPosts) throws(TerrainFileError) -> ElevationGrid {
+    /// Reads the tile at `path` as an ``ElevationGrid``, voids (GDAL's nodata) as NaN: the whole
+    /// file, or only `window` of it (its blocks alone are decoded; a window of
+    /// ``windowShape(path:)``, or any other that starts on a block and ends on one or at the
+    /// image's edge).
+    /// - Throws: ``TerrainFileError`` when the file cannot be read, is malformed or is not a
+    ///   GeoTIFF this reader reads, or the window is not one of its windows.
+    public static func readGrid(path: String, window: DEMTile.Window? = nil) throws(TerrainFileError) -> ElevationGrid {
+        let file = try map(path)
+        return try grid(bytes: file.bytes, path: path, window: window)
+    }
+
+    /// The grid of a GeoTIFF file's bytes, or of a window of it; `path` names it in errors.
+    static func grid(bytes: UnsafeRawBufferPointer, path: String, maximumPosts: Int = maximumPosts,
+                     window: DEMTile.Window? = nil) throws(TerrainFileError) -> ElevationGrid {
         let l: Layout
-        switch try layout(of: bytes, path: path, maximumPosts: maximumPosts) {
+        switch try layout(of: bytes, path: path, maximumPosts: window == nil ? maximumPosts : maximumWindowedPosts) {
         case .success(let found): l = found
         case .failure(let unsupported):
             throw TerrainFileError(path: path, message: "is a GeoTIFF that TapSeekCore does not read (\(unsupported.reason)); read it with GDAL")
         }
         let r = l.raster
+        let region = window.map { TIFFRaster.Region(row: $0.row, column: $0.column, rows: $0.rows, columns: $0.columns) }
+            ?? TIFFRaster.Region(row: 0, column: 0, rows: r.rows, columns: r.columns)
+        guard r.isBlockAligned(region), region.rows >= 2, region.columns >= 2, region.rows * region.columns <= maximumPosts else {
+            throw TerrainFileError(path: path, message: "has no window of \(region.rows) × \(region.columns) posts at row \(region.row), column \(region.column)")
+        }
         var problem: TIFFFormatError?
-        let heights = [Float](unsafeUninitializedCapacity: r.rows * r.columns) { h, count in
+        let heights = [Float](unsafeUninitializedCapacity: region.rows * region.columns) { h, count in
             HugePages.advise(UnsafeMutableRawBufferPointer(h))
-            do throws(TIFFFormatError) { try r.decode(from: bytes, into: h, noData: l.noData) } catch { problem = error }
+            do throws(TIFFFormatError) { try r.decode(from: bytes, into: h, noData: l.noData, region: region) } catch { problem = error }
             // Float is trivial: on failure the array is dropped unread.
-            count = r.rows * r.columns
+            count = region.rows * region.columns
         }
         if let problem { throw TerrainFileError(path: path, message: problem.reason) }
-        return ElevationGrid(north: l.north, west: l.west, latitudeSpacing: l.latitudeSpacing,
-                             longitudeSpacing: l.longitudeSpacing, rows: r.rows, columns: r.columns, heights: heights)
+        return ElevationGrid(north: l.north - Double(region.row) * l.latitudeSpacing, west: l.west + Double(region.column) * l.longitudeSpacing,
+                             latitudeSpacing: l.latitudeSpacing, longitudeSpacing: l.longitudeSpacing,
+                             rows: region.rows, columns: region.columns, heights: heights)
     }
 
     /// The layout of the first image of a GeoTIFF, or why this reader leaves the file to GDAL.

@@ -200,12 +200,12 @@ struct TIFFRaster {
         let file = target.file
         let across = index % blocksAcross, down = index / blocksAcross
         let firstRow = down * blockRows, firstColumn = across * blockColumns
-        // A strip holds only the image's rows; a tile is always whole, padded past the edges.
-        let decodedRows = isTiled ? blockRows : min(blockRows, rows - firstRow)
-        let width = sampleType.width
-        let byteCount = decodedRows * blockColumns * width
-        let offset = blockOffsets[index], stored = blockByteCounts[index]
         let validRows = min(blockRows, rows - firstRow), validColumns = min(blockColumns, columns - firstColumn)
+        // Only the rows inside the image are decoded: a strip holds no others, and a tile's
+        // padding rows past the image's edge come last in its data, so decoding stops before them.
+        let width = sampleType.width
+        let byteCount = validRows * blockColumns * width
+        let offset = blockOffsets[index], stored = blockByteCounts[index]
         if offset == 0 && stored == 0 {
             // A block never written (GDAL's SPARSE_OK): GDAL fills it with the nodata value, else 0.
             fill(target, firstRow: firstRow, firstColumn: firstColumn, rows: validRows, columns: validColumns,
@@ -234,11 +234,22 @@ struct TIFFRaster {
                 }
             }
             let littleEndianMachine = 1.littleEndian == 1
+            if predictor == 3 && sampleType == .float32 {
+                // Straight from the decoded bytes to the posts (a Copernicus COG's layout).
+                let bytes = block.bindMemory(to: UInt8.self).baseAddress!
+                for r in 0..<validRows {
+                    let destination = target.base + (firstRow + r) * columns + firstColumn
+                    TIFFPredictor.undoFloatingPoint(row: bytes + r * blockColumns * width, samples: blockColumns,
+                                                    into: destination, count: validColumns)
+                    if let noData { Self.markVoids(destination, count: validColumns, noData: noData) }
+                }
+                return
+            }
             if predictor == 3 {
-                TIFFPredictor.undoFloatingPoint(block, rows: decodedRows, samples: blockColumns, width: width, scratch: scratch.row)
+                TIFFPredictor.undoFloatingPoint64(block, rows: validRows, samples: blockColumns, scratch: scratch.row)
             } else {
                 if bigEndian == littleEndianMachine, width > 1 { Self.swapBytes(block, width: width) }
-                if predictor == 2 { TIFFPredictor.undoHorizontal(block, rows: decodedRows, samples: blockColumns, width: width) }
+                if predictor == 2 { TIFFPredictor.undoHorizontal(block, rows: validRows, samples: blockColumns, width: width) }
             }
             convert(UnsafeRawBufferPointer(block), into: target, firstRow: firstRow, firstColumn: firstColumn,
                     rows: validRows, columns: validColumns, noData: noData)
@@ -283,6 +294,14 @@ struct TIFFRaster {
         case .int32: copy(Int32.self) { Float($0) }
         case .float32: copy(Float.self) { $0 }
         case .float64: copy(Double.self) { Self.clampedFloat($0) }
+        }
+    }
+
+    /// Posts equal to `noData` become NaN (branch-free, so that the compiler vectorises it).
+    private static func markVoids(_ posts: UnsafeMutablePointer<Float>, count: Int, noData: Float) {
+        for c in 0..<count {
+            let v = posts[c]
+            posts[c] = v == noData ? .nan : v
         }
     }
 

@@ -141,15 +141,15 @@ struct TIFFRaster {
 
     /// Decodes every block into `heights` (`rows × columns`, row-major), each sample converted
     /// to `Float` as GDAL converts it and `noData` replaced by NaN; blocks on all cores when
-    /// there are several and they are large.
+    /// there are several and they are large, or on `workers` threads when given.
     /// - Throws: ``TIFFFormatError`` for the first block that lies outside `file` or cannot be decoded.
     func decode(from file: UnsafeRawBufferPointer, into heights: UnsafeMutableBufferPointer<Float>,
-                noData: Float?) throws(TIFFFormatError) {
+                noData: Float?, workers: Int? = nil) throws(TIFFFormatError) {
         let blocks = blocksAcross * blocksDown
         let blockBytes = blockColumns * blockRows * sampleType.width
         let target = SharedBuffers(file: file, base: heights.baseAddress!)
-        let workers = blocks > 1 && blocks * blockBytes >= Self.parallelBytes
-            ? min(blocks, ProcessInfo.processInfo.activeProcessorCount) : 1
+        let workers = min(blocks, workers ?? (blocks > 1 && blocks * blockBytes >= Self.parallelBytes
+            ? ProcessInfo.processInfo.activeProcessorCount : 1))
         if workers == 1 {
             let scratch = BlockScratch(blockBytes: blockBytes, rowBytes: blockColumns * sampleType.width)
             for i in 0..<blocks { try decodeBlock(i, into: target, noData: noData, scratch: scratch) }

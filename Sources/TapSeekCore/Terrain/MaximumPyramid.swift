@@ -1,3 +1,5 @@
+import Foundation
+
 /// The highest post of an ``ElevationGrid`` over square blocks of cells, level by level: a
 /// maximum mipmap (Tevs, Ihrke & Seidel 2008; Orekit Rugged's min/max tile tree is the same idea).
 ///
@@ -89,9 +91,60 @@ public final class MaximumPyramid: Sendable {
             // Down the columns first: for each row of blocks, the highest post of each column over
             // its n + 1 rows and whether one is a void, eight columns at a time; then each block
             // takes the highest of its n + 1 columns. Each post is read about once, in a pass
-            // of whole vectors, and the per-block work is done once per n rows.
+            // of whole vectors, and the per-block work is done once per n rows. Rows of blocks
+            // are independent: a large grid's are shared out between the cores.
             precondition(n == 4, "a level-0 block's five columns are read as two pairs and one column")
-            let base0 = blockColumns[0]
+            let shared = LevelZero(rows: rows, columns: columns, heights: heights.baseAddress!,
+                                   maxima: m.baseAddress!, voids: v.baseAddress!, blocksAcross: blockColumns[0])
+            let bands = rows * columns >= Self.parallelPosts ? min(ProcessInfo.processInfo.activeProcessorCount, blockRows[0]) : 1
+            if bands == 1 {
+                shared.build(blockRows: 0..<blockRows[0])
+            } else {
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    shared.build(blockRows: (blockRows[0] * band / bands)..<(blockRows[0] * (band + 1) / bands))
+                }
+            }
+            for level in 1..<blockRows.count {
+                let below = offsets[level - 1], here = offsets[level]
+                let belowRows = blockRows[level - 1], belowColumns = blockColumns[level - 1]
+                for br in 0..<blockRows[level] {
+                    for bc in 0..<blockColumns[level] {
+                        var h = -Float.infinity
+                        var void: UInt8 = 0
+                        for r in (2 * br)..<min(2 * br + 2, belowRows) {
+                            for c in (2 * bc)..<min(2 * bc + 2, belowColumns) {
+                                h = max(h, m[below + r * belowColumns + c])
+                                void |= v[below + r * belowColumns + c]
+                            }
+                        }
+                        m[here + br * blockColumns[level] + bc] = h
+                        v[here + br * blockColumns[level] + bc] = void
+                    }
+                }
+            }
+        } }
+        self.blockRows = blockRows
+        self.blockColumns = blockColumns
+        self.offsets = offsets
+        self.maxima = maxima
+        self.voids = voids
+    }
+
+    /// Below this many posts one thread builds level 0 faster than several start.
+    private static let parallelPosts = 1 << 22
+
+    /// Level 0's input and output, read and written by several threads at once: each thread
+    /// writes its own rows of blocks only.
+    private struct LevelZero: @unchecked Sendable {
+        let rows: Int, columns: Int
+        let heights: UnsafePointer<Float>
+        let maxima: UnsafeMutablePointer<Float>
+        let voids: UnsafeMutablePointer<UInt8>
+        let blocksAcross: Int
+
+        /// The maxima and void flags of `blockRows`' level-0 blocks.
+        func build(blockRows: Range<Int>) {
+            let n = MaximumPyramid.baseCells, base0 = blocksAcross
             let columnMaxima = UnsafeMutablePointer<Float>.allocate(capacity: columns)
             defer { columnMaxima.deallocate() }
             let columnVoids = UnsafeMutablePointer<Int32>.allocate(capacity: columns)
@@ -102,12 +155,12 @@ public final class MaximumPyramid: Sendable {
             defer { pairVoids.deallocate() }
             let lanes = 8, whole = columns / lanes * lanes
             let void = SIMD8<Int32>(repeating: 1)
-            for br in 0..<blockRows[0] {
+            for br in blockRows {
                 let first = br * n, last = min(first + n, rows - 1)
                 columnMaxima.update(repeating: -.infinity, count: columns)
                 columnVoids.update(repeating: 0, count: columns)
                 for r in first...last {
-                    let row = heights.baseAddress! + r * columns
+                    let row = heights + r * columns
                     var c = 0
                     while c < whole {
                         // A void (NaN) compares false: it never raises a maximum, and is not equal
@@ -137,7 +190,7 @@ public final class MaximumPyramid: Sendable {
                     pairMaxima[c] = columnMaxima[c] > columnMaxima[c + 1] ? columnMaxima[c] : columnMaxima[c + 1]
                     pairVoids[c] = columnVoids[c] | columnVoids[c + 1]
                 }
-                let target = m.baseAddress! + br * base0, flags = v.baseAddress! + br * base0
+                let target = maxima + br * base0, flags = voids + br * base0
                 for bc in 0..<base0 {
                     let first = bc * n
                     var h = -Float.infinity
@@ -158,29 +211,6 @@ public final class MaximumPyramid: Sendable {
                     flags[bc] = UInt8(anyVoid)
                 }
             }
-            for level in 1..<blockRows.count {
-                let below = offsets[level - 1], here = offsets[level]
-                let belowRows = blockRows[level - 1], belowColumns = blockColumns[level - 1]
-                for br in 0..<blockRows[level] {
-                    for bc in 0..<blockColumns[level] {
-                        var h = -Float.infinity
-                        var void: UInt8 = 0
-                        for r in (2 * br)..<min(2 * br + 2, belowRows) {
-                            for c in (2 * bc)..<min(2 * bc + 2, belowColumns) {
-                                h = max(h, m[below + r * belowColumns + c])
-                                void |= v[below + r * belowColumns + c]
-                            }
-                        }
-                        m[here + br * blockColumns[level] + bc] = h
-                        v[here + br * blockColumns[level] + bc] = void
-                    }
-                }
-            }
-        } }
-        self.blockRows = blockRows
-        self.blockColumns = blockColumns
-        self.offsets = offsets
-        self.maxima = maxima
-        self.voids = voids
+        }
     }
 }

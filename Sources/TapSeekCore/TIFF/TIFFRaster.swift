@@ -186,7 +186,10 @@ struct TIFFRaster {
         let block: UnsafeMutableRawBufferPointer
         let row: UnsafeMutableRawBufferPointer
         init(blockBytes: Int, rowBytes: Int) {
-            block = .allocate(byteCount: blockBytes, alignment: 16)
+            // A COG's 4 MiB tile buffer in 2 MiB pages: two page faults instead of a thousand.
+            let hugePage = 2 << 20
+            block = .allocate(byteCount: blockBytes, alignment: blockBytes >= hugePage ? hugePage : 16)
+            HugePages.advise(block)
             row = .allocate(byteCount: rowBytes, alignment: 16)
         }
         deinit {

@@ -250,6 +250,15 @@ import TapSeekTestSupport
         } == "stored block length check fails")
     }
 
+    @Test func codesAreReversedBitByBit() {
+        for bits in 1...15 {
+            for code in [0, 1, 0b1011, (1 << bits) - 1, 0x5A5A & ((1 << bits) - 1)] where code < 1 << bits {
+                let expected = (0..<bits).reduce(0) { r, i in r | (code >> i & 1) << (bits - 1 - i) }
+                #expect(InflateTable.reverse(code, bits: bits) == expected, "\(code) in \(bits) bits")
+            }
+        }
+    }
+
     /// 400 000 matches of 258 bytes claim 100 MB; the buffer of 5 000 bytes bounds the output.
     @Test func bombFillsOnlyTheBuffer() throws {
         var s = Stream()

@@ -79,9 +79,7 @@ struct InflateTable {
         for (symbol, l) in lengths.enumerated() where l > 0 {
             let c = nextCode[l]
             nextCode[l] += 1
-            var r = 0
-            for i in 0..<l where c & (1 << i) != 0 { r |= 1 << (l - 1 - i) }
-            reversed[symbol] = r
+            reversed[symbol] = Self.reverse(c, bits: l)
         }
         // Each primary prefix of long codes gets a second-level table as wide as its longest
         // code needs.
@@ -116,6 +114,16 @@ struct InflateTable {
         }
         self.entries = entries
         self.primaryBits = primaryBits
+    }
+
+    /// The `bits` (1…15) low bits of `code` in reverse order: the 16-bit word's halves, bytes,
+    /// nibbles, pairs and bits swapped, then shifted down.
+    static func reverse(_ code: Int, bits: Int) -> Int {
+        var x = UInt16(truncatingIfNeeded: code).byteSwapped
+        x = (x & 0xF0F0) >> 4 | (x & 0x0F0F) << 4
+        x = (x & 0xCCCC) >> 2 | (x & 0x3333) << 2
+        x = (x & 0xAAAA) >> 1 | (x & 0x5555) << 1
+        return Int(x >> UInt16(16 - bits))
     }
 
     /// The entry for the code at the start of `bits` (at least 15 of the stream's next bits,

@@ -14,8 +14,8 @@
 # RUNS (default 11) runs each, alternating, median wall-clock times in milliseconds. Needs a
 # release build (`flock /tmp/tapseek-build.lock swift build -c release`), gdal-bin and the
 # default DEM (scripts/setup.sh). PREVIOUS_TAPSEEK: another tapseek binary to compare the
-# locate with, e.g. one built from the commit before (run from the same project so that it finds
-# the same data).
+# locate and the COG read with, e.g. one built from the commit before (run from the same project
+# so that it finds the same data), timed in the same rounds.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-11}"
@@ -46,6 +46,8 @@ for _ in $(seq "$runs"); do
     times[locate]+="$(time_ms "$tapseek" locate "$root/examples/cross-mountain.json") "
     if [ -n "$previous" ]; then
         times[previous]+="$(time_ms "$previous" locate "$root/examples/cross-mountain.json") "
+        times[previous_cop]+="$(time_ms "$previous" dem info "$work/cop") "
+        times[previous_small]+="$(time_ms "$previous" dem info "$work/small") "
     fi
 done
 m() { tr ' ' '\n' <<<"${times[$1]}" | grep . | median; }
@@ -54,6 +56,9 @@ echo "medians of $runs runs, $(nproc) cores, load $(cut -d' ' -f1-3 /proc/loadav
 printf '%-68s %6s ms\n' "tapseek dem info, 1° Copernicus-like COG (3600², Float32, DEFLATE+pred 3)" "$cop_ms"
 printf '%-68s %6s ms\n' "tapseek dem info, default DEM (403 × 344 Int16): the process alone" "$small_ms"
 printf '%-68s %6s ms   (target ≤ 60)\n' "  reading the COG (difference)" "$((cop_ms - small_ms))"
+if [ -n "$previous" ]; then
+    printf '%-68s %6s ms\n' "  the same with $previous" "$(( $(m previous_cop) - $(m previous_small) ))"
+fi
 printf '%-68s %6s ms\n' "gdal_translate -of ENVI of the same COG into /dev/shm" "$gdal_ms"
 printf '%-68s %6s ms   (target ≤ 35)\n' "tapseek locate examples/cross-mountain.json" "$locate_ms"
 if [ -n "$previous" ]; then

@@ -36,6 +36,30 @@ struct MaximumPyramidTests {
         #expect(pyramid.maximum(level: pyramid.levels - 1, row: 0, column: 0) == grid.maximumHeight)
     }
 
+    /// A grid large enough that level 0 is built by several threads (each its own rows of
+    /// blocks): every level-0 block, its void flag too, against the posts it covers.
+    @Test func levelZeroBuiltInBandsHoldsEveryBlocksHighestPost() {
+        let grid = Self.randomGrid(rows: 2053, columns: 2103, seed: 5, voids: true)
+        let pyramid = grid.pyramid
+        var wrong = 0
+        for br in 0..<pyramid.blockRows[0] {
+            for bc in 0..<pyramid.blockColumns[0] {
+                var expected = -Float.infinity, void = false
+                for r in (br * 4)...min(br * 4 + 4, grid.rows - 1) {
+                    for c in (bc * 4)...min(bc * 4 + 4, grid.columns - 1) {
+                        let post = grid.heights[r * grid.columns + c]
+                        if post.isNaN { void = true } else { expected = max(expected, post) }
+                    }
+                }
+                if pyramid.maximum(level: 0, row: br, column: bc) != expected || pyramid.hasVoid(level: 0, row: br, column: bc) != void {
+                    wrong += 1
+                }
+            }
+        }
+        #expect(wrong == 0)
+        #expect(pyramid.maximum(level: pyramid.levels - 1, row: 0, column: 0) == grid.maximumHeight)
+    }
+
     /// A void is left out of the maxima but flagged, up to the top; a block of voids only is −∞.
     @Test func voidsAreFlaggedNotCounted() {
         let grid = ElevationGrid(north: 47, west: 9, latitudeSpacing: 0.001, longitudeSpacing: 0.001, rows: 9, columns: 9,

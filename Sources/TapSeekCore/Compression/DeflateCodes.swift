@@ -1,7 +1,7 @@
 /// What DEFLATE's two decoders share (RFC 1951, §3.2): the length and distance tables, the fixed
 /// codes of block type 1, canonical Huffman tables, and the reading of a dynamic block's codes.
 /// ``InflateSource`` streams (zip and gzip members); ``InflateBuffer`` fills a buffer of known
-/// size in one pass (TIFF tiles).
+/// size in one pass (TIFF tiles), with tables of its own (``InflateTable``).
 enum DeflateCodes {
     /// Longest Huffman code DEFLATE allows.
     static let maximumCodeLength = 15
@@ -26,6 +26,13 @@ enum DeflateCodes {
     /// Reads the code lengths of a dynamic block (type 2) and builds its two tables.
     static func readDynamicTables<Bits: DeflateBitSource>(_ bits: inout Bits) throws
         -> (literals: DeflateHuffmanTable, distances: DeflateHuffmanTable) {
+        let lengths = try readDynamicLengths(&bits)
+        return (try DeflateHuffmanTable(lengths: lengths.literals), try DeflateHuffmanTable(lengths: lengths.distances))
+    }
+
+    /// Reads the code lengths of a dynamic block (type 2): those of its literal/length code and
+    /// those of its distance code.
+    static func readDynamicLengths<Bits: DeflateBitSource>(_ bits: inout Bits) throws -> (literals: [Int], distances: [Int]) {
         let literalCount = Int(try bits.take(5)) + 257
         let distanceCount = Int(try bits.take(5)) + 1
         let codeLengthCount = Int(try bits.take(4)) + 4
@@ -51,8 +58,7 @@ enum DeflateCodes {
         }
         guard lengths.count == literalCount + distanceCount else { throw DeflateError("code lengths overrun") }
         guard lengths[256] > 0 else { throw DeflateError("no end-of-block code") }
-        return (try DeflateHuffmanTable(lengths: Array(lengths[0..<literalCount])),
-                try DeflateHuffmanTable(lengths: Array(lengths[literalCount...])))
+        return (Array(lengths[0..<literalCount]), Array(lengths[literalCount...]))
     }
 }
 

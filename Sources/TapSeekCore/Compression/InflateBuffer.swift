@@ -1,6 +1,7 @@
 /// DEFLATE data (RFC 1951) decoded in one pass into a buffer whose size is known beforehand — a
 /// TIFF tile or strip — as fast as plain Swift allows: the whole input and output in memory, a
-/// 64-bit bit buffer, copies without per-byte bounds checks.
+/// 64-bit bit buffer refilled a word at a time, tables that give a symbol's meaning in one
+/// look-up (``InflateTable``), copies a word at a time.
 ///
 /// Decoding stops when the buffer is full, so a "bomb" (a few bytes that claim gigabytes) costs
 /// no more than the buffer; input that ends, or is corrupt, before it is full throws.
@@ -36,17 +37,13 @@ enum InflateBuffer {
                 last = try bits.take(1) == 1
                 switch try bits.take(2) {
                 case 0:
-                    bits.alignToByte()
-                    let length = Int(try bits.take(16)), complement = Int(try bits.take(16))
-                    guard length == ~complement & 0xFFFF else { throw DeflateError("stored block length check fails") }
-                    let n = min(length, capacity - written)
-                    for i in 0..<n { out[written + i] = UInt8(try bits.take(8)) }
-                    written += n
+                    written = try bits.copyStored(into: out, written, capacity)
                 case 1:
-                    written = try inflate(&bits, DeflateCodes.fixedLiterals, DeflateCodes.fixedDistances, out, written, capacity)
+                    written = try inflate(&bits, InflateTable.fixedLiterals, InflateTable.fixedDistances, out, written, capacity)
                 case 2:
-                    let tables = try DeflateCodes.readDynamicTables(&bits)
-                    written = try inflate(&bits, tables.literals, tables.distances, out, written, capacity)
+                    let lengths = try DeflateCodes.readDynamicLengths(&bits)
+                    written = try inflate(&bits, InflateTable(literalLengths: lengths.literals),
+                                          InflateTable(distanceLengths: lengths.distances), out, written, capacity)
                 default:
                     throw DeflateError("reserved block type 3")
                 }
@@ -59,76 +56,149 @@ enum InflateBuffer {
         return written
     }
 
-    /// Decodes one Huffman block's symbols into `out` from `written` on; returns the new count
+    /// Room the fast loop keeps at the output's end: three literals, the longest match and the
+    /// 16 bytes a match copy may write past its end (see ``copyMatch(_:at:distance:length:)``).
+    static let fastOutputMargin = 3 + 258 + 16
+    /// Input the fast loop keeps at the input's end: two whole-word refills of at most 7 bytes
+    /// each, each loading 8 bytes.
+    static let fastInputMargin = 16
+
+    /// Decodes one Huffman block's symbols into `out` from `start` on; returns the new count
     /// when the block ends or the output is full.
-    private static func inflate(_ bits: inout Bits, _ literals: DeflateHuffmanTable, _ distances: DeflateHuffmanTable,
+    ///
+    /// Two loops. The fast one runs while the input holds whole words to refill from and the
+    /// output has room for any symbol: no end-of-input or end-of-output check per symbol, one
+    /// refill for up to three literals or a whole match (56 bits hold a length code with its
+    /// extra bits and a distance code with its: 15 + 5 + 15 + 13), copies a word at a time. The
+    /// careful one finishes the block near either end, a symbol at a time, every bit checked.
+    private static func inflate(_ bits: inout Bits, _ literals: InflateTable, _ distances: InflateTable,
                                 _ out: UnsafeMutablePointer<UInt8>, _ start: Int, _ capacity: Int) throws(DeflateError) -> Int {
-        var written = start
-        let literalBits = literals.maximumLength, distanceBits = distances.maximumLength
-        let literalPrimary = literals.primaryBits, distancePrimary = distances.primaryBits
-        return try literals.table.withUnsafeBufferPointer { (lit) throws(DeflateError) -> Int in
-            try distances.table.withUnsafeBufferPointer { (dist) throws(DeflateError) -> Int in
-                try DeflateCodes.lengthBase.withUnsafeBufferPointer { (lengthBase) throws(DeflateError) -> Int in
-                    try DeflateCodes.distanceBase.withUnsafeBufferPointer { (distanceBase) throws(DeflateError) -> Int in
-                        while written < capacity {
-                            bits.refill()
-                            var (symbol, length) = DeflateHuffmanTable.lookup(lit, primaryBits: literalPrimary, bits.peek(literalBits))
-                            guard length > 0 else { throw DeflateError("invalid Huffman code") }
-                            bits.skip(length)
-                            // A run of literals, refilling only when the longest code might not fit.
-                            while symbol < 256 {
-                                out[written] = UInt8(truncatingIfNeeded: symbol)
-                                written += 1
-                                if written == capacity { break }
-                                if bits.count < literalBits { bits.refill() }
-                                (symbol, length) = DeflateHuffmanTable.lookup(lit, primaryBits: literalPrimary, bits.peek(literalBits))
-                                guard length > 0 else { throw DeflateError("invalid Huffman code") }
-                                bits.skip(length)
-                            }
-                            if symbol < 256 { break }
-                            try bits.checkEnd()
-                            if symbol == 256 { return written }
-                            let index = symbol - 257
-                            guard index < 29 else { throw DeflateError("bad length symbol \(symbol)") }
-                            // After a refill at least 56 bits wait: a length (≤ 5 extra bits)
-                            // and a distance code (≤ 15 bits) fit; the distance's extra bits
-                            // (≤ 13) may need another.
-                            bits.refill()
-                            let runLength = lengthBase[index] + Int(bits.takeLoaded(DeflateCodes.lengthExtra[index]))
-                            let (dSymbol, dLength) = DeflateHuffmanTable.lookup(dist, primaryBits: distancePrimary, bits.peek(distanceBits))
-                            guard dLength > 0 else { throw DeflateError("invalid Huffman code") }
-                            bits.skip(dLength)
-                            guard dSymbol < 30 else { throw DeflateError("bad distance symbol \(dSymbol)") }
-                            bits.refill()
-                            let distance = distanceBase[dSymbol] + Int(bits.takeLoaded(DeflateCodes.distanceExtra[dSymbol]))
-                            try bits.checkEnd()
-                            guard distance <= written else { throw DeflateError("distance \(distance) reaches before the start") }
-                            let n = min(runLength, capacity - written)
-                            let from = written - distance
-                            if distance >= n {
-                                (out + written).update(from: out + from, count: n)
-                            } else if distance == 1 {
-                                (out + written).update(repeating: out[from], count: n)
-                            } else {
-                                // Overlapping: the copy repeats a period of `distance` bytes.
-                                // What is written is periodic, so whole periods may be copied
-                                // from the start, twice as many each time, never overlapping.
-                                var done = 0
-                                while done < n {
-                                    let c = min(distance + done, n - done)
-                                    (out + written + done).update(from: out + from, count: c)
-                                    done += c
-                                }
-                            }
-                            written += n
-                        }
-                        // Literals read no end check on the way; zeros past the end must not fill the buffer.
-                        try bits.checkEnd()
-                        return written
-                    }
+        try literals.entries.withUnsafeBufferPointer { (lit) throws(DeflateError) -> Int in
+            try distances.entries.withUnsafeBufferPointer { (dist) throws(DeflateError) -> Int in
+                let lit = lit.baseAddress!, dist = dist.baseAddress!
+                let litBits = literals.primaryBits, distBits = distances.primaryBits
+                let litMask = (UInt64(1) << UInt64(litBits)) - 1, distMask = (UInt64(1) << UInt64(distBits)) - 1
+                @inline(__always) func literal(_ buffer: UInt64) -> UInt32 {
+                    InflateTable.lookup(lit, primaryMask: litMask, primaryBits: litBits, buffer)
                 }
+                @inline(__always) func distance(_ buffer: UInt64) -> UInt32 {
+                    InflateTable.lookup(dist, primaryMask: distMask, primaryBits: distBits, buffer)
+                }
+                var written = start
+                let inputEnd = bits.input.count - fastInputMargin, outputEnd = capacity - fastOutputMargin
+                while bits.position <= inputEnd && written <= outputEnd {
+                    bits.refillWord()
+                    var e = literal(bits.buffer)
+                    if e & InflateTable.literal != 0 {
+                        bits.skip(e)
+                        out[written] = UInt8(truncatingIfNeeded: e >> 16)
+                        written += 1
+                        e = literal(bits.buffer)
+                        if e & InflateTable.literal != 0 {
+                            bits.skip(e)
+                            out[written] = UInt8(truncatingIfNeeded: e >> 16)
+                            written += 1
+                            e = literal(bits.buffer)
+                            if e & InflateTable.literal != 0 {
+                                bits.skip(e)
+                                out[written] = UInt8(truncatingIfNeeded: e >> 16)
+                                written += 1
+                                continue
+                            }
+                        }
+                        // `e` still starts the buffer; a match needs up to 48 bits.
+                        bits.refillWord()
+                    }
+                    if e & InflateTable.base != 0 {
+                        let length = InflateTable.value(e, bits.buffer)
+                        bits.skip(e)
+                        let d = distance(bits.buffer)
+                        guard d & InflateTable.base != 0 else { throw DeflateError("invalid distance code") }
+                        let reach = InflateTable.value(d, bits.buffer)
+                        bits.skip(d)
+                        guard reach <= written else { throw DeflateError("distance \(reach) reaches before the start") }
+                        copyMatch(out, at: written, distance: reach, length: length)
+                        written += length
+                        continue
+                    }
+                    guard e & InflateTable.endOfBlock != 0 else { throw DeflateError("invalid Huffman code") }
+                    bits.skip(e)
+                    return written
+                }
+                // Near the end of the input or the output. Past the input's end the buffer reads
+                // zeros: each symbol checks that it consumed real bits.
+                while written < capacity {
+                    bits.refill()
+                    let e = literal(bits.buffer)
+                    if e & InflateTable.literal != 0 {
+                        bits.skip(e)
+                        try bits.checkEnd()
+                        out[written] = UInt8(truncatingIfNeeded: e >> 16)
+                        written += 1
+                        continue
+                    }
+                    if e & InflateTable.base != 0 {
+                        let length = InflateTable.value(e, bits.buffer)
+                        bits.skip(e)
+                        bits.refill()
+                        let d = distance(bits.buffer)
+                        guard d & InflateTable.base != 0 else { throw DeflateError("invalid distance code") }
+                        let reach = InflateTable.value(d, bits.buffer)
+                        bits.skip(d)
+                        try bits.checkEnd()
+                        guard reach <= written else { throw DeflateError("distance \(reach) reaches before the start") }
+                        // Byte by byte: the copy may overlap what it writes, and must stop at the end.
+                        let n = min(length, capacity - written)
+                        for i in written..<(written + n) { out[i] = out[i - reach] }
+                        written += n
+                        continue
+                    }
+                    guard e & InflateTable.endOfBlock != 0 else { throw DeflateError("invalid Huffman code") }
+                    bits.skip(e)
+                    try bits.checkEnd()
+                    return written
+                }
+                return written
             }
         }
+    }
+
+    /// Copies a match of `length` bytes from `distance` (≥ 1) bytes back to `out + at`, eight
+    /// bytes at a time, writing up to 15 bytes past the match (the fast loop's margin), which
+    /// later output overwrites.
+    ///
+    /// A word may be copied whole once its source lies entirely behind what it writes, that is
+    /// `step` ≥ 8 bytes back. For a distance of 8 or more that is the distance itself; a
+    /// shorter one repeats a period of `distance` bytes, so the first `step` bytes (a multiple
+    /// of the period, at least 8) are laid byte by byte and then copied forward from `step`
+    /// bytes back.
+    @inline(__always) static func copyMatch(_ out: UnsafeMutablePointer<UInt8>, at: Int, distance: Int, length: Int) {
+        let target = UnsafeMutableRawPointer(out + at)
+        var step = distance, i = 0
+        if distance == 1 {
+            // Runs of one byte (a constant plane of predictor 3, zeros): a word of that byte.
+            let word = UInt64(out[at - 1]) &* 0x0101_0101_0101_0101
+            repeat {
+                target.storeBytes(of: word, toByteOffset: i, as: UInt64.self)
+                target.storeBytes(of: word, toByteOffset: i + 8, as: UInt64.self)
+                i += 16
+            } while i < length
+            return
+        }
+        if distance < 8 {
+            step = (8 + distance - 1) / distance * distance
+            while i < step {
+                out[at + i] = out[at + i - distance]
+                i += 1
+            }
+            if i >= length { return }
+        }
+        let source = UnsafeRawPointer(target - step)
+        repeat {
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: i, as: UInt64.self), toByteOffset: i, as: UInt64.self)
+            target.storeBytes(of: source.loadUnaligned(fromByteOffset: i + 8, as: UInt64.self), toByteOffset: i + 8, as: UInt64.self)
+            i += 16
+        } while i < length
     }
 
     /// The input read least significant bit first through a 64-bit buffer. Past the end it
@@ -141,14 +211,21 @@ enum InflateBuffer {
 
         init(_ input: UnsafeRawBufferPointer) { self.input = input }
 
-        /// Loads bytes until at least 56 bits wait.
+        /// Loads whole bytes from a word of the input until at least 56 bits wait; the input must
+        /// hold 8 bytes from `position` on. The word's bits beyond the last whole byte taken are
+        /// the next byte's, which the next refill puts in the same place.
+        @inline(__always) mutating func refillWord() {
+            let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: position, as: UInt64.self))
+            buffer |= word << UInt64(count)
+            let taken = (63 - count) >> 3
+            position += taken
+            count += taken << 3
+        }
+
+        /// Loads bytes until at least 56 bits wait, zeros past the input's end.
         @inline(__always) mutating func refill() {
             if position + 8 <= input.count {
-                let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-                buffer |= word << UInt64(count)
-                let taken = (63 - count) >> 3
-                position += taken
-                count += taken << 3
+                refillWord()
                 return
             }
             while count <= 56 {
@@ -163,6 +240,13 @@ enum InflateBuffer {
         @inline(__always) mutating func skip(_ n: Int) {
             buffer >>= UInt64(n)
             count -= n
+        }
+
+        /// Consumes what an ``InflateTable`` entry's symbol takes: its code and extra bits.
+        @inline(__always) mutating func skip(_ entry: UInt32) {
+            let n = entry & 0xFF
+            buffer >>= UInt64(n)
+            count -= Int(n)
         }
 
         /// `n` bits already in the buffer.
@@ -199,6 +283,23 @@ enum InflateBuffer {
         mutating func alignToByte() {
             let drop = count % 8
             skip(drop)
+        }
+
+        /// Copies a stored block (type 0, whose header bits were read) into `out` from `written`
+        /// on, up to `capacity`; returns the new count.
+        mutating func copyStored(into out: UnsafeMutablePointer<UInt8>, _ written: Int, _ capacity: Int) throws -> Int {
+            alignToByte()
+            let length = Int(try take(16)), complement = Int(try take(16))
+            guard length == ~complement & 0xFFFF else { throw DeflateError("stored block length check fails") }
+            // The whole bytes still in the buffer are the next of the input: read on from the first.
+            let next = position - count / 8
+            guard length <= input.count - next else { throw DeflateError("truncated stream") }
+            let n = min(length, capacity - written)
+            (out + written).update(from: input.baseAddress!.assumingMemoryBound(to: UInt8.self) + next, count: n)
+            position = next + length
+            buffer = 0
+            count = 0
+            return written + n
         }
     }
 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The highest post of an ``ElevationGrid`` over square blocks of cells, level by level: a
 /// maximum mipmap (Tevs, Ihrke & Seidel 2008; Orekit Rugged's min/max tile tree is the same idea).
 ///
@@ -83,65 +85,23 @@ public final class MaximumPyramid: Sendable {
         var voids = [UInt8](repeating: 0, count: total)
         maxima.withUnsafeMutableBufferPointer { m in voids.withUnsafeMutableBufferPointer { v in
             // Level 0: block (br, bc) takes posts [n·br, n·br + n] × [n·bc, n·bc + n] (the posts on
-            // its edges are shared with its neighbours, as their cells use them). A row of posts
-            // first gives the maxima of its column ranges, then each block its rows' maxima.
+            // its edges are shared with its neighbours, as their cells use them; the last block
+            // of a row or column stops at the grid's edge).
             //
-            // A row goes through passes the compiler vectorises: its posts with voids as −∞ and
-            // the void flags, then the maxima of neighbouring pairs; a whole block's five posts
-            // are then two pairs and one post.
-            precondition(n == 4, "a level-0 block's five posts are read as two pairs and one post")
-            let base0 = blockColumns[0]
-            let rowMaxima = UnsafeMutablePointer<Float>.allocate(capacity: base0)
-            defer { rowMaxima.deallocate() }
-            let rowVoids = UnsafeMutablePointer<UInt8>.allocate(capacity: base0)
-            defer { rowVoids.deallocate() }
-            let known = UnsafeMutablePointer<Float>.allocate(capacity: columns)
-            defer { known.deallocate() }
-            let pairs = UnsafeMutablePointer<Float>.allocate(capacity: columns)
-            defer { pairs.deallocate() }
-            let voidPosts = UnsafeMutablePointer<UInt8>.allocate(capacity: columns)
-            defer { voidPosts.deallocate() }
-            let voidPairs = UnsafeMutablePointer<UInt8>.allocate(capacity: columns)
-            defer { voidPairs.deallocate() }
-            for r in 0..<rows {
-                let row = heights.baseAddress! + r * columns
-                for c in 0..<columns {
-                    // A NaN (void) is not equal to itself.
-                    let post = row[c]
-                    known[c] = post == post ? post : -.infinity
-                    voidPosts[c] = post == post ? 0 : 1
-                }
-                for c in 0..<(columns - 1) {
-                    pairs[c] = known[c] > known[c + 1] ? known[c] : known[c + 1]
-                    voidPairs[c] = voidPosts[c] | voidPosts[c + 1]
-                }
-                for bc in 0..<base0 {
-                    let first = bc * n
-                    if first + n <= columns - 1 {
-                        let a = pairs[first], b = pairs[first + 2], e = known[first + 4]
-                        let ab = a > b ? a : b
-                        rowMaxima[bc] = ab > e ? ab : e
-                        rowVoids[bc] = voidPairs[first] | voidPairs[first + 2] | voidPosts[first + 4]
-                    } else {
-                        // The last block, cut short by the grid's edge.
-                        var h = -Float.infinity
-                        var void: UInt8 = 0
-                        for c in first..<columns {
-                            h = known[c] > h ? known[c] : h
-                            void |= voidPosts[c]
-                        }
-                        rowMaxima[bc] = h
-                        rowVoids[bc] = void
-                    }
-                }
-                let lower = min(r / n, blockRows[0] - 1)
-                let upper = r % n == 0 && r > 0 ? r / n - 1 : lower
-                for block in lower == upper ? lower...lower : upper...lower {
-                    let target = m.baseAddress! + block * base0, flags = v.baseAddress! + block * base0
-                    for bc in 0..<base0 {
-                        target[bc] = rowMaxima[bc] > target[bc] ? rowMaxima[bc] : target[bc]
-                        flags[bc] |= rowVoids[bc]
-                    }
+            // Down the columns first: for each row of blocks, the highest post of each column over
+            // its n + 1 rows and whether one is a void, eight columns at a time; then each block
+            // takes the highest of its n + 1 columns. Each post is read about once, in a pass
+            // of whole vectors, and the per-block work is done once per n rows. Rows of blocks
+            // are independent: a large grid's are shared out between the cores.
+            precondition(n == 4, "a level-0 block's five columns are read as two pairs and one column")
+            let shared = LevelZero(rows: rows, columns: columns, heights: heights.baseAddress!,
+                                   maxima: m.baseAddress!, voids: v.baseAddress!, blocksAcross: blockColumns[0])
+            let bands = rows * columns >= Self.parallelPosts ? min(ProcessInfo.processInfo.activeProcessorCount, blockRows[0]) : 1
+            if bands == 1 {
+                shared.build(blockRows: 0..<blockRows[0])
+            } else {
+                DispatchQueue.concurrentPerform(iterations: bands) { band in
+                    shared.build(blockRows: (blockRows[0] * band / bands)..<(blockRows[0] * (band + 1) / bands))
                 }
             }
             for level in 1..<blockRows.count {
@@ -168,5 +128,89 @@ public final class MaximumPyramid: Sendable {
         self.offsets = offsets
         self.maxima = maxima
         self.voids = voids
+    }
+
+    /// Below this many posts one thread builds level 0 faster than several start.
+    private static let parallelPosts = 1 << 22
+
+    /// Level 0's input and output, read and written by several threads at once: each thread
+    /// writes its own rows of blocks only.
+    private struct LevelZero: @unchecked Sendable {
+        let rows: Int, columns: Int
+        let heights: UnsafePointer<Float>
+        let maxima: UnsafeMutablePointer<Float>
+        let voids: UnsafeMutablePointer<UInt8>
+        let blocksAcross: Int
+
+        /// The maxima and void flags of `blockRows`' level-0 blocks.
+        func build(blockRows: Range<Int>) {
+            let n = MaximumPyramid.baseCells, base0 = blocksAcross
+            let columnMaxima = UnsafeMutablePointer<Float>.allocate(capacity: columns)
+            defer { columnMaxima.deallocate() }
+            let columnVoids = UnsafeMutablePointer<Int32>.allocate(capacity: columns)
+            defer { columnVoids.deallocate() }
+            let pairMaxima = UnsafeMutablePointer<Float>.allocate(capacity: columns)
+            defer { pairMaxima.deallocate() }
+            let pairVoids = UnsafeMutablePointer<Int32>.allocate(capacity: columns)
+            defer { pairVoids.deallocate() }
+            let lanes = 8, whole = columns / lanes * lanes
+            let void = SIMD8<Int32>(repeating: 1)
+            for br in blockRows {
+                let first = br * n, last = min(first + n, rows - 1)
+                columnMaxima.update(repeating: -.infinity, count: columns)
+                columnVoids.update(repeating: 0, count: columns)
+                for r in first...last {
+                    let row = heights + r * columns
+                    var c = 0
+                    while c < whole {
+                        // A void (NaN) compares false: it never raises a maximum, and is not equal
+                        // to itself.
+                        let posts = UnsafeRawPointer(row + c).loadUnaligned(as: SIMD8<Float>.self)
+                        let highest = UnsafeMutableRawPointer(columnMaxima + c)
+                        var sofar = highest.loadUnaligned(as: SIMD8<Float>.self)
+                        sofar.replace(with: posts, where: posts .> sofar)
+                        highest.storeBytes(of: sofar, as: SIMD8<Float>.self)
+                        let flags = UnsafeMutableRawPointer(columnVoids + c)
+                        let f = flags.loadUnaligned(as: SIMD8<Int32>.self) | void.replacing(with: 0, where: posts .== posts)
+                        flags.storeBytes(of: f, as: SIMD8<Int32>.self)
+                        c += lanes
+                    }
+                    while c < columns {
+                        let post = row[c]
+                        if post == post {
+                            columnMaxima[c] = post > columnMaxima[c] ? post : columnMaxima[c]
+                        } else {
+                            columnVoids[c] = 1
+                        }
+                        c += 1
+                    }
+                }
+                // A whole block's five columns are two overlapping pairs and one column.
+                for c in 0..<(columns - 1) {
+                    pairMaxima[c] = columnMaxima[c] > columnMaxima[c + 1] ? columnMaxima[c] : columnMaxima[c + 1]
+                    pairVoids[c] = columnVoids[c] | columnVoids[c + 1]
+                }
+                let target = maxima + br * base0, flags = voids + br * base0
+                for bc in 0..<base0 {
+                    let first = bc * n
+                    var h = -Float.infinity
+                    var anyVoid: Int32 = 0
+                    if first + n <= columns - 1 {
+                        let a = pairMaxima[first], b = pairMaxima[first + 2], e = columnMaxima[first + 4]
+                        let ab = a > b ? a : b
+                        h = ab > e ? ab : e
+                        anyVoid = pairVoids[first] | pairVoids[first + 2] | columnVoids[first + 4]
+                    } else {
+                        // The last block, cut short by the grid's edge.
+                        for c in first..<columns {
+                            h = columnMaxima[c] > h ? columnMaxima[c] : h
+                            anyVoid |= columnVoids[c]
+                        }
+                    }
+                    target[bc] = h
+                    flags[bc] = UInt8(anyVoid)
+                }
+            }
+        }
     }
 }

@@ -49,9 +49,14 @@ struct RecordBytes {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
-    /// As ``OutputBuffer/appendFixed(_:decimals:)``: at most 32 bytes.
+    /// As ``OutputBuffer/appendFixed(_:decimals:)``: at most 32 bytes, written in place.
     @inline(__always) mutating func appendFixed(_ value: Double, decimals: Int) {
-        OutputBuffer.fixed(value, decimals: decimals) { append($0) }
+        precondition(count + JSONText.fixedCapacity <= capacity, "record longer than its bound")
+        if value.isFinite, let length = JSONText.writeFixed(value, decimals: decimals, to: base + count) {
+            count += length
+        } else {
+            OutputBuffer.fixed(value, decimals: decimals) { append($0) }
+        }
     }
 
     /// As ``OutputBuffer/appendJSONString(_:)``: at most 6 bytes per byte of `s`, and 2.

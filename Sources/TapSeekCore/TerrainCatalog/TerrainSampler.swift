@@ -17,6 +17,14 @@ public struct TerrainSampler: TerrainGrids, Sendable {
         return sampleSlowly(latitude: latitude, longitude: normalizedLongitude(longitude))
     }
 
+    /// Reads the posts around a point from the tile used last, when it holds the point, and
+    /// answers one of them (0 otherwise): for a batch to start the memory reads of a point it
+    /// will look up a little later, so that over scattered points the cache misses of several
+    /// look-ups overlap. Keep the answer (sum it) so that the reads are not optimised away.
+    public func touch(latitude: Double, longitude: Double) -> Float {
+        recent?.touchPosts(latitude: latitude, longitude: longitude) ?? 0
+    }
+
     /// The grid holding a point: the tile used last when it holds it, else the first tile of the
     /// catalog that does; at a seam between tiles that do not share their edge posts, a one-cell
     /// grid of the four posts around the point; nil where no data covers it.
@@ -100,5 +108,15 @@ public struct TerrainSampler: TerrainGrids, Sendable {
             return .void
         }
         return .outside
+    }
+}
+
+extension ElevationGrid {
+    /// The sum of the west posts of the cell holding a point, one from each of its rows (the
+    /// east posts share their cache lines nearly always); 0 outside the grid.
+    fileprivate func touchPosts(latitude: Double, longitude: Double) -> Float {
+        guard contains(latitude: latitude, longitude: longitude) else { return 0 }
+        let r = cellRow(latitude: latitude).index, c = cellColumn(longitude: longitude).index
+        return heights.withUnsafeBufferPointer { $0[r * columns + c] + $0[(r + 1) * columns + c] }
     }
 }

@@ -11,7 +11,11 @@ enum ElevationRecord {
     private static let fixedPart = 256
 
     /// `line`: the input line's number, first in every batch record (nil for a single point).
-    static func write(_ e: ElevationService.PointElevation, line: Int? = nil, to out: inout OutputBuffer) {
+    /// `readFrom` holds the coordinates' text as read, if any: copied where it is what formatting
+    /// them would write (``JSONText/isFixedDecimal(_:of:decimals:)``).
+    static func write(_ e: ElevationService.PointElevation, line: Int? = nil,
+                      readFrom texts: (latitude: UnsafeBufferPointer<UInt8>?, longitude: UnsafeBufferPointer<UInt8>?) = (nil, nil),
+                      to out: inout OutputBuffer) {
         // A reason or detail escaped for JSON takes at most 6 bytes per byte, and its quotes.
         let textBytes = 6 * ((e.reason?.utf8.count ?? 0) + (e.detail?.utf8.count ?? 0))
         RecordBytes.append(to: &out, capacity: fixedPart + textBytes) { record in
@@ -22,9 +26,9 @@ enum ElevationRecord {
                 record.append(",")
             }
             record.append("\"latitude\":")
-            record.appendFixed(e.latitude, decimals: 9)
+            record.appendFixed(e.latitude, decimals: 9, readFrom: texts.latitude)
             record.append(",\"longitude\":")
-            record.appendFixed(e.longitude, decimals: 9)
+            record.appendFixed(e.longitude, decimals: 9, readFrom: texts.longitude)
             record.append(",\"elevation\":")
             if let h = e.elevation { record.appendFixed(h, decimals: 2) } else { record.append("null") }
             record.append(",\"geoidUndulation\":")

@@ -49,6 +49,16 @@ struct RecordBytes {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
+    /// As ``appendFixed(_:decimals:)``; `text`, the text `value` was read from, is copied
+    /// instead where it is the same (``JSONText/isFixedDecimal(_:of:decimals:)``).
+    @inline(__always) mutating func appendFixed(_ value: Double, decimals: Int, readFrom text: UnsafeBufferPointer<UInt8>?) {
+        if let text, text.count <= JSONText.fixedCapacity, JSONText.isFixedDecimal(text, of: value, decimals: decimals) {
+            append(UnsafeRawBufferPointer(text))
+        } else {
+            appendFixed(value, decimals: decimals)
+        }
+    }
+
     /// As ``OutputBuffer/appendFixed(_:decimals:)``: at most 32 bytes, written in place.
     @inline(__always) mutating func appendFixed(_ value: Double, decimals: Int) {
         precondition(count + JSONText.fixedCapacity <= capacity, "record longer than its bound")

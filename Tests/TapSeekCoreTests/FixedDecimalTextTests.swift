@@ -71,6 +71,41 @@ import Testing
             #expect(Self.written(value, decimals: decimals) == Self.reference(value, decimals: decimals), "\(value) to \(decimals)")
         }
     }
+
+    /// Random decimal texts, some with trailing or leading zeros, signs or many digits: whenever
+    /// ``JSONText/isFixedDecimal(_:of:decimals:)`` lets a text be copied, it is exactly what
+    /// formatting its number writes; and the usual 6-decimal coordinates are copied.
+    @Test func copiedTextIsAlwaysWhatFormattingWrites() {
+        var generator = SplitMix(seed: 0xEC40)
+        var typical = 0, typicalCopied = 0
+        for _ in 0..<200_000 {
+            let decimals = Int(generator.next() % 10)
+            var text = generator.next() % 3 == 0 ? "-" : ""
+            let integerDigits = Int(generator.next() % 5)
+            for _ in 0..<integerDigits { text += String(generator.next() % 10) }
+            let fractionDigits = Int(generator.next() % 14)
+            if fractionDigits > 0 || generator.next() % 4 == 0 { text += "." }
+            for _ in 0..<fractionDigits { text += String(generator.next() % 12 % 10) }
+            guard let value = Double(text) else { continue }
+            let copied = Array(text.utf8).withUnsafeBufferPointer { JSONText.isFixedDecimal($0, of: value, decimals: decimals) }
+            if copied { #expect(text == Self.written(value, decimals: decimals), "\(text) to \(decimals)") }
+            if decimals == 9, fractionDigits == 6, integerDigits == 2, text.last != "0", text.dropFirst(text.hasPrefix("-") ? 1 : 0).first != "0" {
+                typical += 1
+                if copied { typicalCopied += 1 }
+            }
+        }
+        #expect(typical > 100 && typicalCopied == typical)
+    }
+
+    @Test func otherSpellingsAreFormattedInstead() {
+        for (text, decimals) in [("27.50", 9), ("+27.5", 9), ("027.5", 9), ("27.", 9), (".5", 9), ("2.75e1", 9), ("-0", 9),
+                                 ("0.0", 9), ("27.1234567891", 9), ("27.123", 2), ("1234567.123456789", 9)] {
+            let value = Double(text)!
+            #expect(!Array(text.utf8).withUnsafeBufferPointer { JSONText.isFixedDecimal($0, of: value, decimals: decimals) }, "\(text)")
+        }
+        // A text is copied only for the number it reads as: a wrapped longitude is formatted.
+        #expect(!Array("-190.5".utf8).withUnsafeBufferPointer { JSONText.isFixedDecimal($0, of: 169.5, decimals: 9) })
+    }
 }
 
 /// A small seeded generator (SplitMix64), so that failures repeat.

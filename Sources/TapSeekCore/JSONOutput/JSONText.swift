@@ -56,6 +56,34 @@ public enum JSONText {
         return text[n - 1] != UInt8(ascii: "0") || n - 1 == point + 1
     }
 
+    /// Whether `text` is exactly what ``fixed(_:decimals:_:)`` writes for `value` to `decimals`
+    /// places, `value` being what `text` reads as: a batch writer echoing the coordinates it
+    /// read may then copy them instead of formatting them again.
+    ///
+    /// True only for a plain decimal: a `-` only before a value below zero, an integer part of
+    /// one digit or more without leading zeros, and either no point or a point and 1…`decimals`
+    /// digits ending in a non-zero one, with at most 15 digits counting `decimals` after the
+    /// point. Then `value` times 10^`decimals` lies within 2⁻⁵²·10¹⁵ < 0.5 of the text's
+    /// digits as an integer N (`value` is within half an ulp of the text, the product rounds
+    /// once more), so it rounds to N, which ``fixed(_:decimals:_:)`` writes as the text.
+    public static func isFixedDecimal(_ text: UnsafeBufferPointer<UInt8>, of value: Double, decimals: Int) -> Bool {
+        let n = text.count
+        var i = 0
+        if i < n, text[i] == UInt8(ascii: "-") { i += 1 }
+        guard (i == 1) == (value < 0), i < n else { return false }
+        func digit(_ k: Int) -> Bool { text[k] &- UInt8(ascii: "0") < 10 }
+        let integerStart = i
+        while i < n, digit(i) { i += 1 }
+        let integerDigits = i - integerStart
+        guard integerDigits > 0, integerDigits == 1 || text[integerStart] != UInt8(ascii: "0"),
+              integerDigits + decimals <= 15 else { return false }
+        if i == n { return true }
+        guard text[i] == UInt8(ascii: "."), n - i - 1 >= 1, n - i - 1 <= decimals else { return false }
+        i += 1
+        while i < n, digit(i) { i += 1 }
+        return i == n && text[n - 1] != UInt8(ascii: "0")
+    }
+
     /// Hands `emit` the bytes of `value` rounded to `decimals` places (at most 9), trailing zeros
     /// dropped (`8840`, `-28.73`); non-finite values become `null`, as JSON has no NaN.
     @inline(__always) public static func fixed(_ value: Double, decimals: Int, _ emit: (UnsafeRawBufferPointer) -> Void) {

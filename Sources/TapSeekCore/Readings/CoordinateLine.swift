@@ -61,36 +61,35 @@ public enum CoordinateLine {
 
     /// The decimal number that is the whole of `text` (trimmed).
     ///
-    /// Fast path: up to 15 significant digits and no exponent give mantissa / 10^k with both
-    /// operands exact, which IEEE division rounds correctly. Anything else goes to `Double(_:)`,
-    /// which rounds correctly too: both paths give the same `Double` for any text the fast one
-    /// takes.
+    /// Fast path: up to 15 digits and no exponent give mantissa / 10^k with both operands
+    /// exact, which IEEE division rounds correctly. Anything else goes to `Double(_:)`, which
+    /// rounds correctly too: both paths give the same `Double` for any text the fast one takes.
     static func number(_ line: UnsafeBufferPointer<UInt8>, _ text: Range<Int>) -> Double? {
         guard let base = line.baseAddress, !text.isEmpty else { return nil }
         var k = text.lowerBound
         let j = text.upperBound
         let negative = base[k] == UInt8(ascii: "-")
         if negative || base[k] == UInt8(ascii: "+") { k += 1 }
-        // Digits as one integer, leading zeros left out; the point's place and how many
-        // digits follow it.
-        var mantissa: UInt64 = 0, significant = 0, digits = 0, point = -1
-        while k < j {
-            let d = base[k] &- UInt8(ascii: "0")
-            if d < 10 {
-                digits += 1
-                if mantissa != 0 || d != 0 {
-                    mantissa = mantissa &* 10 &+ UInt64(d)
-                    significant += 1
-                }
-            } else if base[k] == UInt8(ascii: "."), point < 0 {
-                point = digits
-            } else {
-                break
+        // The digits before and after the point as one integer (wrapping past 19 digits, when
+        // the fast path is not taken anyway).
+        var mantissa: UInt64 = 0
+        func digits() -> Int {
+            let first = k
+            while k < j {
+                let d = base[k] &- UInt8(ascii: "0")
+                guard d < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                k += 1
             }
-            k += 1
+            return k - first
         }
-        let fraction = point < 0 ? 0 : digits - point
-        if k == j, digits > 0, significant <= 15, fraction <= 22 {
+        let integerDigits = digits()
+        var fraction = 0
+        if k < j, base[k] == UInt8(ascii: ".") {
+            k += 1
+            fraction = digits()
+        }
+        if k == j, integerDigits + fraction > 0, integerDigits + fraction <= 15 {
             let v = Double(mantissa) / exactPowers[fraction]
             return negative ? -v : v
         }

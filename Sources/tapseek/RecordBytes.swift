@@ -49,9 +49,24 @@ struct RecordBytes {
         text.withUTF8 { append(UnsafeRawBufferPointer($0)) }
     }
 
-    /// As ``OutputBuffer/appendFixed(_:decimals:)``: at most 32 bytes.
+    /// As ``appendFixed(_:decimals:)``; `text`, the text `value` was read from, is copied
+    /// instead where it is the same (``JSONText/isFixedDecimal(_:of:decimals:)``).
+    @inline(__always) mutating func appendFixed(_ value: Double, decimals: Int, readFrom text: UnsafeBufferPointer<UInt8>?) {
+        if let text, text.count <= JSONText.fixedCapacity, JSONText.isFixedDecimal(text, of: value, decimals: decimals) {
+            append(UnsafeRawBufferPointer(text))
+        } else {
+            appendFixed(value, decimals: decimals)
+        }
+    }
+
+    /// As ``OutputBuffer/appendFixed(_:decimals:)``: at most 32 bytes, written in place.
     @inline(__always) mutating func appendFixed(_ value: Double, decimals: Int) {
-        OutputBuffer.fixed(value, decimals: decimals) { append($0) }
+        precondition(count + JSONText.fixedCapacity <= capacity, "record longer than its bound")
+        if value.isFinite, let length = JSONText.writeFixed(value, decimals: decimals, to: base + count) {
+            count += length
+        } else {
+            OutputBuffer.fixed(value, decimals: decimals) { append($0) }
+        }
     }
 
     /// As ``OutputBuffer/appendJSONString(_:)``: at most 6 bytes per byte of `s`, and 2.

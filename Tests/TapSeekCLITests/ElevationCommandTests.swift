@@ -99,6 +99,36 @@ struct ElevationCommandTests {
         }
     }
 
+    /// Lines are parsed and their posts read a few lines ahead of their look-up (over more
+    /// lines than that look-ahead, with blank, bad and too-long-for-a-number lines between):
+    /// each record is the one the point alone gives.
+    @Test func batchRecordsAreThoseOfThePointsAlone() throws {
+        var lines: [String] = ["lat,lon"]
+        for i in 0..<70 {
+            switch i % 9 {
+            case 3: lines.append("")
+            case 5: lines.append("not,a number")
+            case 7: lines.append("1\(String(repeating: "0", count: 30)),5")
+            default: lines.append("\(27 + Double(i % 13) / 13),\(86 + Double(i * 7 % 17) / 17)")
+            }
+        }
+        let batch = try CLIRunner.run(["elevation", "--batch", "--jobs", "1"] + dem, stdin: lines.joined(separator: "\n"))
+        #expect(batch.status == 0, "\(batch.stderr)")
+        let records = batch.stdout.split(separator: "\n")
+        #expect(records.count == lines.count - 1 - lines.filter(\.isEmpty).count)
+        for record in records {
+            let object = try json(record)
+            let number = try #require(object["line"] as? Int)
+            let fields = lines[number - 1].split(separator: ",").map(String.init)
+            guard object["error"] == nil else {
+                #expect(Double(fields[0]).map { abs($0) > 90 } ?? true, "\(record)")
+                continue
+            }
+            let alone = try CLIRunner.run(["elevation", fields[0], fields[1]] + dem)
+            #expect(record == "{\"line\":\(number)," + alone.stdout.trimmingCharacters(in: .newlines).dropFirst(), "line \(number)")
+        }
+    }
+
     @Test func demInfoListsEveryTileWithItsVoidShare() throws {
         let r = try CLIRunner.run(["dem", "info", SharedData.dem.path, "--format", "json"])
         #expect(r.status == 0, "\(r.stderr)")

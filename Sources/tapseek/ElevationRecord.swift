@@ -19,12 +19,7 @@ enum ElevationRecord {
         // A reason or detail escaped for JSON takes at most 6 bytes per byte, and its quotes.
         let textBytes = 6 * ((e.reason?.utf8.count ?? 0) + (e.detail?.utf8.count ?? 0))
         RecordBytes.append(to: &out, capacity: fixedPart + textBytes) { record in
-            record.append("{")
-            if let line {
-                record.append("\"line\":")
-                record.appendFixed(Double(line), decimals: 0)
-                record.append(",")
-            }
+            record.appendRecordStart(line: line)
             record.append("\"latitude\":")
             record.appendFixed(e.latitude, decimals: 9, readFrom: texts.latitude)
             record.append(",\"longitude\":")

@@ -114,12 +114,7 @@ enum GeocodeRecord {
                 + (names.locality?.count ?? 0) + (names.timeZone?.count ?? 0)
             for code in names.alsoClaimedBy { nameBytes += code.count + 1 }
             RecordBytes.append(to: &out, capacity: fixedPart + 6 * nameBytes) { record in
-                record.append("{")
-                if let line {
-                    record.append("\"line\":")
-                    record.appendFixed(Double(line), decimals: 0)
-                    record.append(",")
-                }
+                record.appendRecordStart(line: line)
                 record.append("\"latitude\":")
                 record.appendShortest(latitude, readFrom: texts.latitude)
                 record.append(",\"longitude\":")

@@ -37,6 +37,17 @@ struct RecordBytes {
         count += 1
     }
 
+    /// A batch record's opening: `{`, then `"line":N,` when it has an input line (every
+    /// `--batch` record carries it first; a single answer has none).
+    @inline(__always) mutating func appendRecordStart(line: Int?) {
+        append("{")
+        if let line {
+            append("\"line\":")
+            appendFixed(Double(line), decimals: 0)
+            append(",")
+        }
+    }
+
     /// As ``OutputBuffer/appendShortest(_:)``: at most 24 bytes. `text`, the text `value` was
     /// read from, is copied instead where it is the same (``JSONText/isShortestDecimal(_:of:)``).
     @inline(__always) mutating func appendShortest(_ value: Double, readFrom text: UnsafeBufferPointer<UInt8>? = nil) {

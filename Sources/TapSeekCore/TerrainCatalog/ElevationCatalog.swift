@@ -91,14 +91,12 @@ public final class ElevationCatalog: Sendable {
             let lower = path.lowercased()
             if lower.hasSuffix(".tif") || lower.hasSuffix(".tiff") {
                 do {
-                    if let tile = try GeoTIFFTile.describe(path: path) {
-                        if tile.gridByteCount > windowedAbove {
-                            let shape = try GeoTIFFTile.windowShape(path: path)
-                            tiles += tile.windows(rows: shape.rows, columns: shape.columns).map(tile.cut)
-                        } else if let refusal = Self.refusal(of: tile, budget: memoryBudget) {
+                    if let found = try GeoTIFFTile.tiles(path: path, windowedAbove: windowedAbove) {
+                        // One tile of a grid no larger than `windowedAbove`, or windows.
+                        if found.count == 1, let refusal = Self.refusal(of: found[0], budget: memoryBudget) {
                             warnings.append(refusal)
                         } else {
-                            tiles.append(tile)
+                            tiles += found
                         }
                         continue
                     }

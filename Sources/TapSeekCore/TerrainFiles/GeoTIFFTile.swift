@@ -50,11 +50,22 @@ public enum GeoTIFFTile {
     /// `.aux.xml` beside the file.
     /// - Throws: ``TerrainFileError`` when the file cannot be read or its header is malformed.
     public static func describe(path: String) throws(TerrainFileError) -> DEMTile? {
+        try tiles(path: path, windowedAbove: .max)?.first
+    }
+
+    /// The tiles a catalog indexes for the file, from one reading of its header: the file, or
+    /// when its grid would take more than `windowedAbove` bytes, its windows of
+    /// ``windowShape(path:)``. nil when the file is not a GeoTIFF this reader reads.
+    /// - Throws: ``TerrainFileError`` when the file cannot be read or its header is malformed.
+    static func tiles(path: String, windowedAbove: Int) throws(TerrainFileError) -> [DEMTile]? {
         let file = try map(path)
         guard case .success(let l) = try layout(of: file.bytes, path: path, maximumPosts: maximumWindowedPosts) else { return nil }
-        return DEMTile(path: path, driver: driver, isProjected: false, north: l.north, west: l.west,
-                       latitudeSpacing: l.latitudeSpacing, longitudeSpacing: l.longitudeSpacing,
-                       rows: l.raster.rows, columns: l.raster.columns, nativeReader: .geoTIFF)
+        let tile = DEMTile(path: path, driver: driver, isProjected: false, north: l.north, west: l.west,
+                           latitudeSpacing: l.latitudeSpacing, longitudeSpacing: l.longitudeSpacing,
+                           rows: l.raster.rows, columns: l.raster.columns, nativeReader: .geoTIFF)
+        guard tile.gridByteCount > windowedAbove else { return [tile] }
+        let shape = windowShape(of: l.raster)
+        return tile.windows(rows: shape.rows, columns: shape.columns).map(tile.cut)
     }
 
     /// The windows a large file is read by: about ``windowSide`` posts on a side, made of whole
@@ -67,7 +78,10 @@ public enum GeoTIFFTile {
         guard case .success(let l) = try layout(of: file.bytes, path: path, maximumPosts: maximumWindowedPosts) else {
             throw TerrainFileError(path: path, message: "is a GeoTIFF that TapSeekCore does not read")
         }
-        let r = l.raster
+        return windowShape(of: l.raster)
+    }
+
+    private static func windowShape(of r: TIFFRaster) -> (rows: Int, columns: Int) {
         let rowsPerWindow = r.blockColumns >= r.columns
             ? max(windowSide * windowSide / max(r.columns, 1), 1) : windowSide
         return (max(rowsPerWindow / r.blockRows, 1) * r.blockRows, max(windowSide / r.blockColumns, 1) * r.blockColumns)

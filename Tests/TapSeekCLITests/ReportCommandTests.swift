@@ -119,9 +119,9 @@ import Testing
     /// The script and style the executable embeds are the resource files (run
     /// scripts/embed-report-resources.sh after editing them).
     @Test func testEmbeddedResourcesMatchTheirFiles() throws {
-        let generated = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Sources/tapseek/ReportResources.swift"), encoding: .utf8)
+        let generated = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Sources/tapseek/Report/ReportResources.swift"), encoding: .utf8)
         for name in ["report.js", "report.css"] {
-            let file = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Sources/tapseek/Resources/\(name)"), encoding: .utf8)
+            let file = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Sources/tapseek/Report/Resources/\(name)"), encoding: .utf8)
             #expect(generated.contains("#\"\"\"\n" + file + "\"\"\"#"), "\(name) differs from ReportResources.swift: run scripts/embed-report-resources.sh")
         }
     }

@@ -125,8 +125,3 @@ struct LocateCommand: ParsableCommand {
         return String(decoding: data, as: UTF8.self)
     }
 }
-
-/// What `tapseek locate` prints (batch's `--format` names its input format instead).
-enum LocateOutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case json, geojson
-}

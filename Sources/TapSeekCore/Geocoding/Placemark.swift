@@ -2,7 +2,7 @@
 ///
 /// Every field is optional: nil means unknown, and the JSON encoding then leaves the key out
 /// (synthesised `Codable` uses `encodeIfPresent`). Sources and their known gaps are in
-/// docs/data-sources.md.
+/// docs/guides/data.md.
 public struct Placemark: Sendable, Hashable, Codable {
     // The stored properties are built by the memberwise initialiser the compiler synthesises,
     // which the public one below calls: Swift 6.3 builds a struct of four or more strings that

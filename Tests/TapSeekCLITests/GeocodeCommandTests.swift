@@ -170,6 +170,20 @@ struct GeocodeCommandTests {
         #expect(try nan.stdout.split(separator: "\n").map { try object($0)["line"] as? Int } == [1])
     }
 
+    /// An `x,y` (lon/lat) file is read by its header's names: the Eiger's point is in
+    /// Switzerland, not in Ethiopia (issue 38: the header was skipped, the rows read as lat,lon).
+    @Test func batchReadsColumnsByTheHeadersNames() throws {
+        for input in ["x,y\n8.0053,46.5775\n", "lon,lat,name\n8.0053,46.5775,Eiger\n"] {
+            let result = try run(["--batch", "--index", Self.index.path], stdin: input)
+            #expect(result.status == 0, "\(result.stderr)")
+            let record = try object(Substring(result.stdout.trimmingCharacters(in: .newlines)))
+            #expect(record["isoCountryCode"] as? String == "CH" && record["latitude"] as? Double == 46.5775, "\(result.stdout)")
+        }
+        let refused = try run(["--batch", "--index", Self.index.path], stdin: "a,b\n8,46\n")
+        #expect(refused.status == 1 && refused.stdout.isEmpty && refused.stderrLines.count == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("header \"a,b\""))
+    }
+
     /// `geocode LAT,LON` is the point `geocode LAT LON`, as `--near` takes it.
     @Test func aCommaJoinedPointIsThePoint() throws {
         let joined = try run(["47.25,9.36", "--index", Self.index.path])

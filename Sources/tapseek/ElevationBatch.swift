@@ -24,6 +24,8 @@ struct ElevationBatch {
         var sampler: ElevationService.Sampler
         /// The input's columns, from its header.
         let columns: CoordinateColumns
+        /// Whether they are plain `lat,lon`, read by the fast reader with no per-line check.
+        let plain: Bool
         var parsed: [(number: Int, line: Parsed)]
         var untouched: [(latitude: Double, longitude: Double)] = []
         /// The posts read ahead, summed so that the reads are kept.
@@ -32,12 +34,13 @@ struct ElevationBatch {
         init(sampler: ElevationService.Sampler, columns: CoordinateColumns) {
             self.sampler = sampler
             self.columns = columns
+            plain = columns == .latitudeLongitude
             parsed = Array(repeating: (0, .success((0, 0, 0..<0, 0..<0))), count: 2 * ParallelLines<State>.lookahead)
             untouched.reserveCapacity(Self.touchGroup)
         }
 
         mutating func prepare(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) {
-            let parsedLine = CoordinateLine.parseKeepingText(line, columns: columns)
+            let parsedLine = parse(line)
             parsed[number % parsed.count] = (number, parsedLine)
             guard case .success(let p) = parsedLine else { return }
             untouched.append((p.latitude, p.longitude))
@@ -50,7 +53,12 @@ struct ElevationBatch {
         /// The line parsed, ahead if it was.
         func parse(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) -> Parsed {
             let slot = parsed[number % parsed.count]
-            return slot.number == number ? slot.line : CoordinateLine.parseKeepingText(line, columns: columns)
+            return slot.number == number ? slot.line : parse(line)
+        }
+
+        /// A line read by the input's columns.
+        @inline(__always) private func parse(_ line: UnsafeBufferPointer<UInt8>) -> Parsed {
+            plain ? CoordinateLine.parseKeepingText(line) : CoordinateLine.parseKeepingText(line, columns: columns)
         }
     }
 

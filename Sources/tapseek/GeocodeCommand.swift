@@ -74,8 +74,10 @@ struct GeocodeBatch {
 
     func run() async throws {
         let columns = BatchColumns()
-        try await ParallelLines(jobs: jobs, header: columns.readHeader, makeState: { columns.current }) { [index] columns, line, number, out in
-            switch CoordinateLine.parseKeepingText(line, columns: columns) {
+        // The state: the columns, and whether they are plain lat,lon (the fast reader's).
+        try await ParallelLines(jobs: jobs, header: columns.readHeader,
+                                makeState: { (columns.current, columns.current == .latitudeLongitude) }) { [index] state, line, number, out in
+            switch state.1 ? CoordinateLine.parseKeepingText(line) : CoordinateLine.parseKeepingText(line, columns: state.0) {
             case .success(let p):
                 do throws(CoordinateError) {
                     let checked = try CoordinateError.validated(latitude: p.latitude, longitude: p.longitude)

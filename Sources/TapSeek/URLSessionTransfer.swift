@@ -58,7 +58,7 @@ final class URLSessionTransfer: NSObject, URLSessionDataDelegate, Sendable {
             let failure = code == .timedOut
                 ? "no data for \(state.writer.request.timeout) s" : error?.localizedDescription
             // No connection at all reads as libcurl's does too (exit status 3 in the CLI).
-            if let code, let error, [.cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .cannotConnectToHost].contains(code) {
+            if let code, let error, ([.cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .cannotConnectToHost] as [URLError.Code]).contains(code) {
                 let url = state.writer.request.url
                 state.writer.fail(.unreachable(host: url.host ?? url.absoluteString, resolved: code == .cannotConnectToHost,
                                                detail: error.localizedDescription))

@@ -65,6 +65,36 @@ struct ElevationCommandTests {
         #expect(records.allSatisfy { $0["error"] == nil }, "\(r.stdout)")
     }
 
+    /// A `lon,lat` file (or `x,y`, `lng,lat`, any order and case, other columns ignored) is
+    /// read by its header's names: the Eiger's post, not a point in Ethiopia (issue 38: the
+    /// header was skipped and the rows read as lat,lon).
+    @Test func batchReadsColumnsByTheHeadersNames() throws {
+        let expected = try CLIRunner.run(["elevation", "--batch"] + dem, stdin: "46.5775,8.0053\n")
+        let height = try json(Substring(expected.stdout.trimmingCharacters(in: .newlines)))["elevation"] as? Double
+        #expect(height.map { $0 > 3000 } == true, "\(expected.stdout)")
+        for input in ["lon,lat\n8.0053,46.5775\n", "X,Y\n8.0053,46.5775\n", "name,lng,elev,LAT\r\nEiger,8.0053,3967,46.5775\r\n",
+                      "\"longitude\",\"latitude\"\n\"8.0053\",\"46.5775\"\n"] {
+            for jobs in ["1", "2"] {
+                let r = try CLIRunner.run(["elevation", "--batch", "--jobs", jobs] + dem, stdin: input)
+                #expect(r.status == 0, "\(r.stderr)")
+                let record = try json(Substring(r.stdout.trimmingCharacters(in: .newlines)))
+                #expect(record["line"] as? Int == 2 && record["latitude"] as? Double == 46.5775 && record["longitude"] as? Double == 8.0053,
+                        "\(input): \(r.stdout)")
+                #expect(record["elevation"] as? Double == height, "\(input): \(r.stdout)")
+            }
+        }
+    }
+
+    /// A header that names no latitude or no longitude column is refused as a whole: status 1,
+    /// one line naming it, nothing on stdout (before issue 38 it was skipped and the rows read
+    /// as lat,lon).
+    @Test func batchRefusesAHeaderWithoutCoordinateColumns() throws {
+        let r = try CLIRunner.run(["elevation", "--batch"] + dem, stdin: "easting,northing\n8.0053,46.5775\n")
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderrLines.count == 1 && r.stderr.contains("line 1: header \"easting,northing\" has no latitude column"), "\(r.stderr)")
+    }
+
     /// `elevation LAT,LON` (one argument) is the point `elevation LAT LON`, as `--near` takes it;
     /// before issue 29 it was a usage error.
     @Test func aCommaJoinedPointIsThePoint() throws {

@@ -78,9 +78,9 @@ struct ViewshedTests {
                     continue
                 }
                 checked += 1
-                if aim.visible { visible += 1 }
+                if aim.visible == true { visible += 1 }
                 if aim.visible != (value == ViewshedGrid.visible) {
-                    mismatches.append("(\(r), \(c)) \(latitude), \(longitude) at \(Int(aim.distance)) m: aim \(aim.visible), viewshed \(value)")
+                    mismatches.append("(\(r), \(c)) \(latitude), \(longitude) at \(Int(aim.distance)) m: aim \(String(describing: aim.visible)), viewshed \(value)")
                 }
             }
         }
@@ -338,8 +338,8 @@ struct ViewshedTests {
                                                                    elevation: nil, name: nil)), terrain: &terrain)
                 guard aim.error == nil else { continue }
                 checked += 1
-                if aim.visible { visible += 1 }
-                if aim.visible != (value == ViewshedGrid.visible) { mismatches.append("(\(r), \(c)): aim \(aim.visible), viewshed \(value)") }
+                if aim.visible == true { visible += 1 }
+                if aim.visible != (value == ViewshedGrid.visible) { mismatches.append("(\(r), \(c)): aim \(String(describing: aim.visible)), viewshed \(value)") }
             }
         }
         print("hills with voids: \(checked) cells, \(visible) visible, \(result.viewshed.exactCells) by their own ray, \(mismatches.count) differ; warnings \(result.warnings.map(\.code))")

@@ -137,10 +137,11 @@ extension PanoramaResult: Encodable {
 }
 
 extension Panorama.Point: Codable {
-    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, complete }
+    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, complete, atRangeLimit }
 
     /// An azimuth with no terrain in range has only `azimuth`, `"elevationAngle":null` and
-    /// `"complete":false`; every entry says `complete`.
+    /// `"complete":false`; every entry says `complete`, and `"atRangeLimit":true` marks the
+    /// points the range cut off (``Panorama/Point/atRangeLimit``).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(FixedDecimal.angle(azimuth), forKey: .azimuth)
@@ -155,6 +156,7 @@ extension Panorama.Point: Codable {
         try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
         try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
         try c.encode(complete, forKey: .complete)
+        if atRangeLimit { try c.encode(true, forKey: .atRangeLimit) }
     }
 
     /// The JSON's point; its per-layer skylines (the picture's) are not part of it.
@@ -170,6 +172,7 @@ extension Panorama.Point: Codable {
         layers = []
         // JSON of versions before the flag: an entry with terrain was taken as settled.
         complete = try c.decodeIfPresent(Bool.self, forKey: .complete) ?? known
+        atRangeLimit = try c.decodeIfPresent(Bool.self, forKey: .atRangeLimit) ?? false
     }
 }
 

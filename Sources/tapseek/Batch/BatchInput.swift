@@ -25,14 +25,20 @@ struct BatchInput {
 
     /// How batch decodes JSON Lines: readings without `orientation` are location-only records.
     static let decoder = ReadingDecoder(requiresOrientation: false)
+    /// This input's decoder: ``decoder``, with the fixed location when one is given.
+    let decoder: ReadingDecoder
 
     /// Opens `path` (`-` for stdin) as `format`, recognising it when `auto`; `numbered` input is
-    /// JSON Lines of `N<TAB>reading` lines, never recognised as anything else.
+    /// JSON Lines of `N<TAB>reading` lines, never recognised as anything else. `location`, when
+    /// given, is every reading's position (`--location`), replacing the log's own.
     /// - Throws: ``InputError`` (exit status 1) when the input cannot be opened or recognised.
-    init(path: String, format requested: BatchFormat, thinning: Thinning, numbered: Bool = false) throws {
+    init(path: String, format requested: BatchFormat, thinning: Thinning, numbered: Bool = false, location: Reading.Location? = nil) throws {
         let thinning: Thinning? = thinning.keepsAll ? nil : thinning
         self.thinning = thinning
         self.numbered = numbered
+        var decoder = Self.decoder
+        decoder.location = location
+        self.decoder = decoder
         let lineLimit = numbered ? NumberedLine.maximumLength : BatchRecord.maximumLineLength
         do throws(ImportError) {
             // Stdin, and paths that cannot be read twice (a FIFO, `<(cat log)`, /dev/stdin), are
@@ -55,7 +61,7 @@ struct BatchInput {
                     self.lines = lines
                 } else {
                     totalBytes = nil
-                    records = Self.thinned(try LogImport.open(lines: lines, format: format), thinning)
+                    records = Self.thinned(try LogImport.open(lines: lines, format: format, location: location), thinning)
                 }
                 return
             }
@@ -76,7 +82,7 @@ struct BatchInput {
                 self.lines = lines
             } else {
                 totalBytes = nil
-                records = Self.thinned(try LogImport.open(path: path, format: format), thinning)
+                records = Self.thinned(try LogImport.open(path: path, format: format, location: location), thinning)
             }
         } catch {
             // Importers name the export's member, not always the path the user gave.
@@ -106,7 +112,7 @@ struct BatchInput {
             if let thinning {
                 var kept: [BatchRecord] = []
                 while kept.count < maximumRecords, let line = try nextLine() {
-                    let record = BatchRecord(jsonLine: line, decoder: Self.decoder)
+                    let record = BatchRecord(jsonLine: line, decoder: decoder)
                     if case .success(let reading) = record.reading,
                        !thinning.keep(ImportedRecord(line: record.line, time: reading.time, result: .success(reading)),
                                       after: &lastKept) {

@@ -3,6 +3,7 @@ import TapSeek
 
 /// `tapseek elevation --batch`: CSV `lat,lon` lines on stdin → one JSON line each on stdout,
 /// in order, on all cores; a bad line becomes an error record naming it and the run goes on.
+/// A header on line 1 may name the columns otherwise (``CoordinateColumns``).
 ///
 /// Each line is parsed a few lines ahead of its look-up (``ParallelLines/prepare``), and the
 /// posts of every ``State/touchGroup`` points parsed are read together then: over random points
@@ -21,19 +22,25 @@ struct ElevationBatch {
         /// Points whose posts are read together.
         static let touchGroup = 16
         var sampler: ElevationService.Sampler
+        /// The input's columns, from its header.
+        let columns: CoordinateColumns
+        /// Whether they are plain `lat,lon`, read by the fast reader with no per-line check.
+        let plain: Bool
         var parsed: [(number: Int, line: Parsed)]
         var untouched: [(latitude: Double, longitude: Double)] = []
         /// The posts read ahead, summed so that the reads are kept.
         var touched: Float = 0
 
-        init(sampler: ElevationService.Sampler) {
+        init(sampler: ElevationService.Sampler, columns: CoordinateColumns) {
             self.sampler = sampler
+            self.columns = columns
+            plain = columns == .latitudeLongitude
             parsed = Array(repeating: (0, .success((0, 0, 0..<0, 0..<0))), count: 2 * ParallelLines<State>.lookahead)
             untouched.reserveCapacity(Self.touchGroup)
         }
 
         mutating func prepare(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) {
-            let parsedLine = CoordinateLine.parseKeepingText(line)
+            let parsedLine = parse(line)
             parsed[number % parsed.count] = (number, parsedLine)
             guard case .success(let p) = parsedLine else { return }
             untouched.append((p.latitude, p.longitude))
@@ -46,12 +53,19 @@ struct ElevationBatch {
         /// The line parsed, ahead if it was.
         func parse(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) -> Parsed {
             let slot = parsed[number % parsed.count]
-            return slot.number == number ? slot.line : CoordinateLine.parseKeepingText(line)
+            return slot.number == number ? slot.line : parse(line)
+        }
+
+        /// A line read by the input's columns.
+        @inline(__always) private func parse(_ line: UnsafeBufferPointer<UInt8>) -> Parsed {
+            plain ? CoordinateLine.parseKeepingText(line) : CoordinateLine.parseKeepingText(line, columns: columns)
         }
     }
 
     func run() async throws {
-        var lines = ParallelLines(jobs: jobs, isHeader: CoordinateLine.isHeader, makeState: { State(sampler: service.sampler()) }) { state, line, number, out in
+        let columns = BatchColumns()
+        var lines = ParallelLines(jobs: jobs, header: columns.readHeader,
+                                  makeState: { State(sampler: service.sampler(), columns: columns.current) }) { state, line, number, out in
             switch state.parse(line, number) {
             case .success(let p):
                 do throws(CoordinateError) {

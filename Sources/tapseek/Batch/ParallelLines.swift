@@ -9,14 +9,17 @@ import TapSeek
 /// `jobs` blocks in flight, whatever the input size.
 ///
 /// Every non-blank line gives one output line; blank lines (spaces, tabs, a CR at most) give
-/// none, and neither does a first line that `isHeader` calls a header.
+/// none, and neither does a first line that `header` calls a header.
 struct ParallelLines<State: Sendable>: Sendable {
     /// Blocks worked on at once.
     let jobs: Int
     /// Where the lines come from: stdin unless given.
     var descriptor: Int32 = STDIN_FILENO
-    /// Whether line 1 is a header to skip (a CSV's `lat,lon`); nil: no input has one.
-    var isHeader: (@Sendable (UnsafeBufferPointer<UInt8>) -> Bool)? = nil
+    /// Reads line 1, once, before any state is made or any line transformed: whether it is a
+    /// header to skip (a CSV's `lat,lon`). It may note what the header says for `makeState`
+    /// to read, and throws (ending the run before any output) for a header it cannot use.
+    /// nil: no input has a header.
+    var header: (@Sendable (UnsafeBufferPointer<UInt8>) throws -> Bool)? = nil
     /// Called on each line that `transform` will get, ``lookahead`` such lines before it (nil:
     /// never): a transform that starts its line's memory reads here finds them in cache, their
     /// misses overlapping the work on the lines before instead of stalling each line in turn.
@@ -41,10 +44,20 @@ struct ParallelLines<State: Sendable>: Sendable {
             return output
         }
         var reader = BlockReader(blockSize: Self.blockSize, descriptor: descriptor)
+        // Line 1 is judged before the first block is submitted: the header's verdict is known
+        // to every job (and a header that cannot be used ends the run with nothing written).
+        var first = try reader.next()
+        if let header, var block = first, !isTooLong(1, block), !block.bytes.isEmpty {
+            block.skipsFirstLine = try block.bytes.withUnsafeBufferPointer { b in
+                try header(UnsafeBufferPointer(rebasing: b[0..<(newline(in: b, from: 0) ?? b.count)]))
+            }
+            first = block
+        }
         var ended = false
         while true {
             while !ended, !pipeline.isFull {
-                if let block = try reader.next() {
+                if let block = try first ?? reader.next() {
+                    first = nil
                     pipeline.submit(block)
                 } else {
                     ended = true
@@ -84,12 +97,12 @@ struct ParallelLines<State: Sendable>: Sendable {
                     LineErrorRecord.write(line: number, message: "line \(number): longer than the \(BlockReader.maximumLineLength)-byte limit of a line",
                                           to: &out)
                     out.newline(flushing: false)
-                } else if transforms(line, number) {
+                } else if transforms(line, number, block) {
                     if let prepare {
                         while prepared < Self.lookahead, ahead.start < b.count {
                             let aheadEnd = newline(in: b, from: ahead.start) ?? b.count
                             let next = UnsafeBufferPointer(rebasing: b[ahead.start..<aheadEnd])
-                            if !isTooLong(ahead.number, block), transforms(next, ahead.number) {
+                            if !isTooLong(ahead.number, block), transforms(next, ahead.number, block) {
                                 prepare(&state, next, ahead.number)
                                 prepared += 1
                             }
@@ -112,8 +125,8 @@ struct ParallelLines<State: Sendable>: Sendable {
     }
 
     /// Whether a kept line is handed to `transform`: not blank, and not a header.
-    @inline(__always) private func transforms(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) -> Bool {
-        !Self.isBlank(line) && (number > 1 || isHeader?(line) != true)
+    @inline(__always) private func transforms(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, _ block: LineBlock) -> Bool {
+        !Self.isBlank(line) && !(number == 1 && block.skipsFirstLine)
     }
 
     /// Whether a line holds nothing but spaces, tabs and carriage returns.
@@ -131,6 +144,8 @@ private struct LineBlock: Sendable {
     var bytes: [UInt8]
     var firstLine: Int
     var tooLong: Set<Int>
+    /// Whether line 1, which this block holds, is a header to skip.
+    var skipsFirstLine = false
 }
 
 private struct BlockReader {

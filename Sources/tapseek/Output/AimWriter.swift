@@ -12,7 +12,10 @@ enum AimWriter {
         func ellipsoidal(_ latitude: Double, _ longitude: Double, _ msl: Double) -> Position {
             Position(longitude: longitude, latitude: latitude, height: msl + geoid.undulation(latitude: latitude, longitude: longitude))
         }
-        let target = r.target.map { ellipsoidal($0.latitude, $0.longitude, $0.elevation) }
+        // A target of unknown elevation was aimed at on the ellipsoid: height 0.
+        let target = r.target.map { t in
+            t.elevation.map { ellipsoidal(t.latitude, t.longitude, $0) } ?? Position(longitude: t.longitude, latitude: t.latitude, height: 0)
+        }
         let eye = r.observer.map { ellipsoidal($0.latitude, $0.longitude, $0.altitude) }
         out.append("{\"type\":\"FeatureCollection\",\"features\":[")
         out.append("{\"type\":\"Feature\",\"properties\":{\"role\":\"target\",\"aim\":")
@@ -25,7 +28,7 @@ enum AimWriter {
             GeoJSONWriter.writePoint(eye, to: &out)
             out.append("}")
             if let target {
-                out.append(",{\"type\":\"Feature\",\"properties\":{\"role\":\"sightline\",\"visible\":\(r.visible)},\"geometry\":")
+                out.append(",{\"type\":\"Feature\",\"properties\":{\"role\":\"sightline\",\"visible\":\(r.visible.map(String.init) ?? "null")},\"geometry\":")
                 GeoJSONWriter.writeLines([[eye, target]], to: &out)
                 out.append("}")
             }

@@ -98,11 +98,17 @@ struct AimCommand: AsyncParsableCommand {
         let samples = march.terrainProfile(to: result.slantRange, over: &terrain)
         let name = target.name.map { " \($0)" } ?? " the target"
         var title = "Sightline to\(name) at \(String(format: "%.2f", result.distance / 1000)) km: "
-        title += result.visible ? "visible" : "hidden by terrain \(String(format: "%.2f", (result.blockedBy?.distance ?? 0) / 1000)) km away"
+        switch result.visible {
+        case true?: title += "visible"
+        case false?: title += "hidden by terrain \(String(format: "%.2f", (result.blockedBy?.distance ?? 0) / 1000)) km away"
+        case nil: title += "off the DEM, visibility unknown"
+        }
+        // A target of unknown elevation was aimed at on the ellipsoid: its height above sea level there.
+        let height = target.elevation ?? -locator.geoid.undulation(latitude: target.latitude, longitude: target.longitude)
         var picture = ProfilePlot(observer: .init(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude),
-                                  target: .init(latitude: target.latitude, longitude: target.longitude, height: target.elevation),
+                                  target: .init(latitude: target.latitude, longitude: target.longitude, height: height),
                                   targetIsHit: true, samples: samples, refraction: locator.settings.refraction, title: title)
-        if !result.visible, let b = result.blockedBy {
+        if result.visible == false, let b = result.blockedBy {
             picture.blockedBy = .init(latitude: b.latitude, longitude: b.longitude, height: b.elevation)
         }
         try SVGFile.write(picture.svg(), to: path, option: "--plot")

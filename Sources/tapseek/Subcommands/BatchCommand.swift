@@ -45,12 +45,16 @@ struct BatchCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Carry the calibration of a reading with skyline or landmarks over to the readings after it, until the next such reading.")
     var carryCalibration = true
 
+    @Option(parsing: .unconditional, help: FixedLocation.help)
+    var location: String?
+
     @OptionGroup var options: LocateOptions
 
     @OptionGroup var sampling: UncertaintyOptions
 
     func validate() throws {
         try jobs.validate()
+        if let location { _ = try FixedLocation.parse(location) }
         if geojsonSightlines, output != .geojson, format != .geojson {
             throw ValidationError("--geojson-sightlines shapes GeoJSON output: add --output geojson")
         }
@@ -69,9 +73,10 @@ struct BatchCommand: AsyncParsableCommand {
     func run() async throws {
         let geoJSON: GeoJSONWriter.SequenceGeometry? = output == .geojson || format == .geojson
             ? (geojsonSightlines ? .sightline : .target) : nil
-        var input = try BatchInput(path: file, format: format == .geojson ? .auto : format, thinning: thinning, numbered: numbered)
+        var input = try BatchInput(path: file, format: format == .geojson ? .auto : format, thinning: thinning, numbered: numbered,
+                                   location: try location.map { try FixedLocation.parse($0) })
         let batch = BatchLocator(locator: try options.locator(), jobs: jobs.value, uncertainty: sampling.settings)
-        let decoder = BatchInput.decoder
+        let decoder = input.decoder
         var carry = carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
         var pipeline = BatchPipeline<BatchChunk, BatchChunkOutput>(jobs: jobs.value) { chunk in
             BatchChunkOutput.make(from: chunk, batch: batch, decoder: decoder, geoJSON: geoJSON)

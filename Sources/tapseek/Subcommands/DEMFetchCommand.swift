@@ -16,7 +16,8 @@ struct DEMFetchCommand: AsyncParsableCommand {
         response is unpacked) or NAME.hgt.zip (a zip holding NAME.hgt), and must be 1201² or \
         3601² posts. A tile the server does not have (HTTP 404) is reported as "no tile \
         (ocean?)" and the run goes on; any other failure is reported, the run goes on, and the \
-        exit status is 1. A response longer than any tile (25.9 MB), or a gzip that unpacks to \
+        exit status is 1, or 3 when every failure was the network's (no network, a host that \
+        does not resolve or cannot be reached, a transfer broken off: run again later). A response longer than any tile (25.9 MB), or a gzip that unpacks to \
         more, is stopped there and reported. More than --max-tiles tiles (default \(defaultMaximumTiles)) \
         are fetched only with --yes.
 
@@ -77,6 +78,7 @@ struct DEMFetchCommand: AsyncParsableCommand {
         let display = FetchProgressDisplay()
         var counts = (stored: 0, present: 0, missing: 0)
         var failures: [String] = []
+        var networkFailures = 0
         for tile in names {
             let started = ContinuousClock.now
             do {
@@ -96,12 +98,16 @@ struct DEMFetchCommand: AsyncParsableCommand {
                 }
             } catch {
                 failures.append(tile.description)
+                if error.isNetworkFailure { networkFailures += 1 }
                 display.line("tapseek: \(error.description)")
             }
         }
         display.line("tapseek: \(counts.stored) stored, \(counts.present) already present, \(counts.missing) no tile (ocean?), \(failures.count) failed, in \(directory)")
         if !failures.isEmpty {
-            throw InputError("\(failures.count) of \(names.count) tile(s) failed: \(failures.joined(separator: " "))")
+            let message = "\(failures.count) of \(names.count) tile(s) failed: \(failures.joined(separator: " "))"
+            // Only the network to blame: a later run may succeed, and scripts can tell (status 3).
+            if networkFailures == failures.count { throw NetworkError(message + "; run again when the network is back") }
+            throw InputError(message)
         }
     }
 

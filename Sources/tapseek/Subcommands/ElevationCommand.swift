@@ -11,7 +11,9 @@ struct ElevationCommand: AsyncParsableCommand {
         Prints {"latitude","longitude","elevation","geoidUndulation"}. Where the DEM has a void or \
         no tile, "elevation" is null and "reason" says which. Longitudes outside ±180 wrap.
         With --batch, reads CSV "lat,lon" lines on stdin and writes one JSON line per non-blank input line, \
-        in order, each with its "line"; a first line that is a header (lat,lon) is skipped, and a bad line \
+        in order, each with its "line"; a header on line 1 names the columns (lat/latitude/y and \
+        lon/lng/longitude/x, any order, other columns ignored; an unusable header is an error, status 1), \
+        and a bad line \
         gives {"line":N,"error":{"code","message"}} and the run goes on.
         """
     )

@@ -14,8 +14,9 @@ struct GeocodeCommand: AsyncParsableCommand {
         absent keys are unknown (in international waters only "timeZone" is given). \
         Longitudes outside ±180 wrap into [-180, 180) and are printed wrapped. \
         With --batch, reads CSV "lat,lon" lines on stdin and writes one JSON line per non-blank input \
-        line, in order, each with its "line" (the input line's number); a first line that is a header \
-        (lat,lon) is skipped, and a bad line gives \
+        line, in order, each with its "line" (the input line's number); a header on line 1 names the \
+        columns (lat/latitude/y and lon/lng/longitude/x, any order, other columns ignored; an \
+        unusable header is an error, status 1), and a bad line gives \
         {"line":N,"error":{"code","message"}} and the run goes on. \
         The index comes from --index, else $TAPSEEK_GEOCODER, else geocoder-index.bin in the first \
         TapSeek data directory ($TAPSEEK_DATA, the installation, XDG data dirs; \
@@ -72,8 +73,11 @@ struct GeocodeBatch {
     let jobs: Int
 
     func run() async throws {
-        try await ParallelLines(jobs: jobs, isHeader: CoordinateLine.isHeader, makeState: { () }) { [index] _, line, number, out in
-            switch CoordinateLine.parseKeepingText(line) {
+        let columns = BatchColumns()
+        // The state: the columns, and whether they are plain lat,lon (the fast reader's).
+        try await ParallelLines(jobs: jobs, header: columns.readHeader,
+                                makeState: { (columns.current, columns.current == .latitudeLongitude) }) { [index] state, line, number, out in
+            switch state.1 ? CoordinateLine.parseKeepingText(line) : CoordinateLine.parseKeepingText(line, columns: state.0) {
             case .success(let p):
                 do throws(CoordinateError) {
                     let checked = try CoordinateError.validated(latitude: p.latitude, longitude: p.longitude)

@@ -40,12 +40,16 @@ struct ReportCommand: AsyncParsableCommand {
     @Flag(inversion: .prefixedNo, help: "Carry the calibration of a reading with skyline or landmarks over to the readings after it, until the next such reading.")
     var carryCalibration = true
 
+    @Option(parsing: .unconditional, help: FixedLocation.help)
+    var location: String?
+
     @OptionGroup var options: LocateOptions
 
     @OptionGroup var sampling: UncertaintyOptions
 
     func validate() throws {
         try jobs.validate()
+        if let location { _ = try FixedLocation.parse(location) }
         guard format != .geojson else { throw ValidationError("--format geojson names an output; report writes HTML") }
         guard !output.isEmpty else { throw ValidationError("--output must name a file") }
         do throws(ImportError) {
@@ -65,10 +69,11 @@ struct ReportCommand: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
             throw InputError("--output \(output): is a directory; name the HTML file to write")
         }
-        var input = try BatchInput(path: file, format: format, thinning: Thinning(every: every, minMove: minMove))
+        var input = try BatchInput(path: file, format: format, thinning: Thinning(every: every, minMove: minMove),
+                                   location: try location.map { try FixedLocation.parse($0) })
         let locator = try options.locator(recordsProfile: true)
         let batch = BatchLocator(locator: locator, jobs: jobs.value, uncertainty: sampling.settings)
-        let decoder = BatchInput.decoder
+        let decoder = input.decoder
         let refraction = options.refraction
         var carry = carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
         // Profiles shrink past 10 000 lines, when the page's size starts to matter.

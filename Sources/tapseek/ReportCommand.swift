@@ -97,7 +97,8 @@ struct ReportCommand: AsyncParsableCommand {
         if let failure { throw failure }
         let batchSeconds = progress.elapsed
         let page = ReportPage(title: file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent, rows: rows,
-                              catalog: locator.catalog, uncertainty: sampling.uncertainty, summary: tally.summary)
+                              catalog: locator.catalog, uncertainty: sampling.uncertainty, summary: tally.summary,
+                              geocoder: try? Geocoder.default())
         do {
             try page.write(to: output)
         } catch {

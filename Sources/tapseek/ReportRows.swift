@@ -12,8 +12,9 @@ import TapSeek
 /// sampledLength, voids, terrain]`, ground distances from the observer and apparent heights
 /// (less the drop d²(1 − k)/(2R), so that the refracted ray is the straight line from the eye
 /// through its end), metres rounded; the target null when none; `voids` `[[from, to], …]`
-/// where the DEM has no data; `terrain` runs of known terrain `[[d, h, d, h, …], …]`, the
-/// highest sample of every stretch kept (crests survive).
+/// where the DEM has no data; `terrain` runs of known terrain `[[k, h, k, h, …], …]`, the
+/// highest sample of every stretch kept (crests survive), k its distance in thousandths of
+/// `length` (four digits where metres took five: 100 000 profiles stay within the page budget).
 struct ReportRows: Sendable {
     /// The rows' JSON, each followed by a comma.
     var json: [UInt8] = []
@@ -150,7 +151,7 @@ struct ReportRows: Sendable {
             json.append(UInt8(ascii: "["))
             for (i, p) in run.enumerated() {
                 if i > 0 { comma() }
-                number(p.distance, decimals: 0)
+                number(p.distance / max(outline.length, 1) * 1000, decimals: 0)
                 comma()
                 number(p.height, decimals: 0)
             }

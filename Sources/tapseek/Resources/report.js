@@ -732,7 +732,9 @@
     // See ReportRows.swift: the picture of ProfilePlot (locate --plot), its terrain thinned
     // keeping each stretch's highest sample.
     var length = Math.max(p[0], 1), eye = p[1], rayD = p[2], rayH = p[3], isHit = p[4] === 1;
-    var target = p[5] !== null ? { d: p[5], h: p[6] } : null, sampled = p[7], voids = p[8], runs = p[9];
+    var target = p[5] !== null ? { d: p[5], h: p[6] } : null, sampled = p[7], voids = p[8];
+    // Terrain distances come in thousandths of the length.
+    var runs = p[9].map(function (run) { return run.map(function (v, k) { return k % 2 === 0 ? v * length / 1000 : v; }); });
     var slope = rayD > 0 ? (rayH - eye) / rayD : 0;
     var rayEnd = isHit && target ? target : { d: isHit ? rayD : length, h: isHit ? rayH : eye + slope * length };
     var W = 600, H = 240, left = 48, right = 10, top = 8, bottom = 40;

@@ -86,3 +86,99 @@ enum ReportFixture {
         }
     }
 }
+
+/// A log spread over three continents, each place over a shared tile: 24 readings at
+/// Grindelwald (Alps, `N46E008.tif`), 18 at Gorak Shep under Everest (`N27E086.hgt`), 12 at
+/// Ruatoria on New Zealand's East Cape (`S38E178.hgt.zip`), in that order.
+enum ContinentsFixture {
+    struct Place {
+        var country: String
+        var tile: String
+        var latitude: Double, longitude: Double, altitude: Double
+        var headings: [Int]
+        var pitch: Int
+    }
+
+    static let places = [
+        Place(country: "CH", tile: "N46E008.tif", latitude: 46.624, longitude: 8.041, altitude: 1034,
+              headings: Array(stride(from: 100, to: 292, by: 8)), pitch: 4),
+        Place(country: "NP", tile: "N27E086.hgt", latitude: 27.9806, longitude: 86.8289, altitude: 5164,
+              headings: Array(stride(from: 0, to: 360, by: 20)), pitch: 5),
+        Place(country: "NZ", tile: "S38E178.hgt.zip", latitude: -37.893, longitude: 178.318, altitude: 80,
+              headings: Array(stride(from: 240, to: 300, by: 5)), pitch: 2),
+    ]
+
+    static var tiles: [URL] { places.map { SharedData.dem.appendingPathComponent($0.tile) } }
+    static var available: Bool { tiles.allSatisfy(SharedData.available) }
+
+    /// The log's lines, place by place, a second apart.
+    static var lines: [String] {
+        var lines: [String] = []
+        for place in places {
+            for heading in place.headings {
+                let n = lines.count
+                lines.append("""
+                {"time":"2026-07-14T09:\(String(format: "%02d:%02d", n / 60, n % 60))Z",\
+                "location":{"latitude":\(place.latitude),"longitude":\(place.longitude),"altitude":\(place.altitude)},\
+                "orientation":{"heading":\(heading),"pitch":\(place.pitch)}}
+                """)
+            }
+        }
+        return lines
+    }
+
+    /// The place a batch record's observer is at (within a degree), by index into ``places``.
+    static func place(of record: [String: Any]) -> Int? {
+        guard let observer = record["observer"] as? [String: Any], let latitude = observer["latitude"] as? Double,
+              let longitude = observer["longitude"] as? Double else { return nil }
+        return places.firstIndex { abs($0.latitude - latitude) < 1 && abs($0.longitude - longitude) < 1 }
+    }
+
+    /// A directory with the log (`log.jsonl`) and a DEM folder holding the three tiles.
+    static func make() throws -> (directory: URL, log: URL, dem: URL) {
+        let directory = try SharedData.temporaryDirectory("report-continents")
+        let dem = directory.appendingPathComponent("dem")
+        try FileManager.default.createDirectory(at: dem, withIntermediateDirectories: true)
+        for tile in tiles {
+            try FileManager.default.createSymbolicLink(at: dem.appendingPathComponent(tile.lastPathComponent), withDestinationURL: tile)
+        }
+        let log = directory.appendingPathComponent("log.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        return (directory, log, dem)
+    }
+}
+
+/// Synthetic terrain with a wide void across the sightlines: a plain at 500 m, no data for
+/// 16 km from 46.15° to 46.30° N, then a ridge rising northward 10 m in 100 m from 46.35° N;
+/// observers at 46.10° N look north over the void and hit the ridge.
+enum VoidFixture {
+    static let north = 46.5, west = 8.0, spacing = 1.0 / 400, size = 201
+    static let voidBand = 46.15...46.30, ridgeFoot = 46.35
+
+    static func height(latitude: Double) -> Float {
+        if voidBand.contains(latitude) { return .nan }
+        return latitude < ridgeFoot ? 500 : Float(500 + (latitude - ridgeFoot) * 111_195 * 0.1)
+    }
+
+    static var lines: [String] {
+        [8.20, 8.25, 8.30].map { longitude in
+            #"{"location":{"latitude":46.10,"longitude":\#(longitude),"altitude":900},"orientation":{"heading":0,"pitch":0}}"#
+        }
+    }
+
+    /// A directory with the log and the tile (GDAL writes it).
+    static func make() throws -> (directory: URL, log: URL, dem: URL) {
+        let directory = try SharedData.temporaryDirectory("report-void")
+        let dem = directory.appendingPathComponent("dem")
+        try FileManager.default.createDirectory(at: dem, withIntermediateDirectories: true)
+        var heights: [Float] = []
+        for row in 0..<size {
+            heights += Array(repeating: height(latitude: north - Double(row) * spacing), count: size)
+        }
+        _ = try SyntheticTerrain.writeGeoTIFF(north: north, west: west, spacing: spacing, rows: size, columns: size,
+                                              heights: heights, name: "void", in: dem)
+        let log = directory.appendingPathComponent("log.jsonl")
+        try (lines.joined(separator: "\n") + "\n").write(to: log, atomically: true, encoding: .utf8)
+        return (directory, log, dem)
+    }
+}

@@ -224,9 +224,11 @@
   }
 
   /** Country names at the middle of their land in the view's basemap, where there is room. */
+  var labelsShown = true;
+
   function drawLabels() {
     var p = pictures[current];
-    if (!p || !p.labels.length) return;
+    if (!p || !p.labels.length || !labelsShown) return;
     var placed = [];
     ctx.font = '600 12px system-ui, sans-serif';
     ctx.textAlign = 'center';
@@ -902,13 +904,17 @@
     result.notice = document.getElementById('notice').textContent;
     result.viewLines = [];
     var opened = current;
-    document.querySelectorAll('#views button').forEach(function (b) {
-      b.click();
+    // Each click redraws the buttons: find each afresh, as a user's next click would.
+    for (var k = 0; k < result.buttons; k++) {
+      document.querySelector('#views button[data-view="' + k + '"]').click();
       result.viewLines.push(visible());
-    });
+    }
+    // The probes read the map itself: no names written over it.
+    labelsShown = false;
     if (views.length) setView(0);
     var probes = selfTestHash && selfTestHash[1] ? decodeURIComponent(selfTestHash[1]).split(';') : [];
     var pixels = probes.length ? ctx.getImageData(0, 0, canvas.width, canvas.height).data : null;
+    labelsShown = true;
     var ratio = canvas.width / canvas.clientWidth;
     result.probes = probes.map(function (text) {
       var at = text.split(',').map(Number), px = Math.round(screenX(at[1]) * ratio), py = Math.round(screenY(at[0]) * ratio);

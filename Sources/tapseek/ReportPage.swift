@@ -5,7 +5,9 @@ import TapSeek
 /// The HTML page of `tapseek report`, stitched from its named pieces: the skeleton below, the
 /// style and script of `Resources/report.css` and `report.js` (embedded by
 /// `scripts/embed-report-resources.sh` as ``ReportResources``), and the data as one JSON block
-/// holding the rows and the relief image.
+/// holding the rows and the map's views: the whole log, or an overview and each place its
+/// readings gather in (``ReportClusters``), each with its relief image and its coasts and
+/// borders (``BorderMap``).
 ///
 /// A Content-Security-Policy forbids every fetch (`default-src 'none'`; images only from
 /// `data:` URLs): the page makes no network request even if a value in it looked like a URL.

@@ -30,9 +30,6 @@ struct ReportRows: Sendable {
     /// for big logs so that 100 000 rows stay within the page budget.
     let profilePoints: Int
 
-    /// Gaussian mean radius of WGS84 used for the drop, as the plot uses a sphere (metres).
-    private static let earthRadius = 6_371_008.8
-
     init(profilePoints: Int) { self.profilePoints = profilePoints }
 
     mutating func append(_ result: LocateResult, refraction: Double) {
@@ -158,13 +155,6 @@ struct ReportRows: Sendable {
             json.append(UInt8(ascii: "]"))
         }
         json.append(contentsOf: Array("]]".utf8))
-    }
-
-    /// Great-circle metres on the sphere of ``earthRadius`` (haversine).
-    static func greatCircle(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let r = Double.pi / 180
-        let a = pow(sin((lat2 - lat1) * r / 2), 2) + cos(lat1 * r) * cos(lat2 * r) * pow(sin((lon2 - lon1) * r / 2), 2)
-        return 2 * earthRadius * asin(min(1, a.squareRoot()))
     }
 
     private mutating func comma() { json.append(UInt8(ascii: ",")) }

@@ -133,15 +133,15 @@
           var code = countryOf[a - 1], s = sums[code] || (sums[code] = { n: 0, x: 0, y: 0, name: map.areas[a - 1][1] || code });
           s.n++; s.x += x; s.y += y;
         }
-        [[x + 1 < w, i + 1], [y + 1 < h, i + w]].forEach(function (n) {
-          if (!n[0]) return;
-          var b = cells[n[1]];
-          if (a === b) return;
-          if (a === 0 || b === 0) mark(a === 0 ? n[1] : i, 3);
-          else if (countryOf[a - 1] !== countryOf[b - 1]) mark(i, 2);
-          else mark(i, 1);
-        });
+        if (x + 1 < w && cells[i + 1] !== a) edge(i, i + 1);
+        if (y + 1 < h && cells[i + w] !== a) edge(i, i + w);
       }
+    }
+    function edge(i, j) {
+      var a = cells[i], b = cells[j];
+      if (a === 0 || b === 0) mark(a === 0 ? j : i, 3);
+      else if (countryOf[a - 1] !== countryOf[b - 1]) mark(i, 2);
+      else mark(i, 1);
     }
     for (var j = 0; j < rank.length; j++) if (rank[j]) put(l.data, j, rank[j] === 3 ? COAST : rank[j] === 2 ? BORDER : REGION_LINE);
     fill.getContext('2d').putImageData(f, 0, 0);

@@ -124,15 +124,13 @@
     // region border; the stronger line wins.
     var rank = new Uint8Array(w * h);
     function mark(i, kind) { if (kind > rank[i]) rank[i] = kind; }
-    var sums = {};
+    var colours = [SEA].concat(countryOf.map(tint));
+    var count = new Float64Array(countryOf.length + 1), sumX = new Float64Array(countryOf.length + 1), sumY = new Float64Array(countryOf.length + 1);
     for (var y = 0; y < h; y++) {
       for (var x = 0; x < w; x++) {
         var i = y * w + x, a = cells[i];
-        put(f.data, i, a === 0 ? SEA : tint(countryOf[a - 1]));
-        if (a !== 0) {
-          var code = countryOf[a - 1], s = sums[code] || (sums[code] = { n: 0, x: 0, y: 0, name: map.areas[a - 1][1] || code });
-          s.n++; s.x += x; s.y += y;
-        }
+        put(f.data, i, colours[a]);
+        count[a]++; sumX[a] += x; sumY[a] += y;
         if (x + 1 < w && cells[i + 1] !== a) edge(i, i + 1);
         if (y + 1 < h && cells[i + w] !== a) edge(i, i + w);
       }
@@ -148,8 +146,15 @@
     lines.getContext('2d').putImageData(l, 0, 0);
     p.fill = fill;
     p.lines = lines;
+    // Country names at the middle of their pixels.
+    var sums = {};
+    countryOf.forEach(function (code, k) {
+      var s = sums[code] || (sums[code] = { n: 0, x: 0, y: 0, name: map.areas[k][1] || code });
+      s.n += count[k + 1]; s.x += sumX[k + 1]; s.y += sumY[k + 1];
+    });
     Object.keys(sums).forEach(function (code) {
       var s = sums[code];
+      if (!s.n || !s.name) return;
       p.labels.push({ name: s.name, pixels: s.n, lon: map.west + (s.x / s.n + 0.5) * (map.east - map.west) / w,
         lat: map.north - (s.y / s.n + 0.5) * (map.north - map.south) / h });
     });

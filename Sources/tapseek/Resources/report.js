@@ -723,8 +723,19 @@
     }
     var row = tbody.querySelector('tr[data-index="' + i + '"]');
     if (row) row.classList.add('selected');
+    showInView(rows[i]);
     draw();
     showProfile(rows[i]);
+  }
+
+  /** A reading selected off the screen (in the table, or by #line=N): the map moves to the
+   *  place that holds it, or to all places. */
+  function showInView(r) {
+    if (!extent || r[OLAT] === null) return;
+    var x = screenX(r[OLON]), y = screenY(r[OLAT]);
+    if (x >= 0 && y >= 0 && x <= canvas.clientWidth && y <= canvas.clientHeight) return;
+    var k = views.findIndex(function (v, n) { return n > 0 && r[OLAT] >= v.south && r[OLAT] <= v.north && r[OLON] >= v.west && r[OLON] <= v.east; });
+    setView(k > 0 ? k : 0);
   }
 
   function showProfile(r) {

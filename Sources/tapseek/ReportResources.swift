@@ -761,7 +761,9 @@ enum ReportResources {
     var runs = p[9].map(function (run) { return run.map(function (v, k) { return k % 2 === 0 ? v * length / 1000 : v; }); });
     var slope = rayD > 0 ? (rayH - eye) / rayD : 0;
     var rayEnd = isHit && target ? target : { d: isHit ? rayD : length, h: isHit ? rayH : eye + slope * length };
-    var W = 600, H = 240, left = 48, right = 10, top = 8, bottom = 40;
+    // As tall as the panel lets a picture 600 units wide be (a taller panel, a taller picture).
+    var W = 600, H = Math.round(Math.min(480, Math.max(240, W * (box.clientHeight - 34) / Math.max(box.clientWidth - 12, 1))));
+    var left = 48, right = 10, top = 8, bottom = 40;
     var low = Math.min(eye, rayEnd.h), high = Math.max(eye, rayEnd.h);
     runs.forEach(function (run) { for (var k = 1; k < run.length; k += 2) { low = Math.min(low, run[k]); high = Math.max(high, run[k]); } });
     if (target) { low = Math.min(low, target.h); high = Math.max(high, target.h); }
@@ -782,11 +784,12 @@ enum ReportResources {
         '<text x="' + (left - 4) + '" y="' + (+y(v) + 3) + '" font-size="10" text-anchor="end" fill="#445">' + Math.round(v) + '</text>';
     }
     // Voids: the DEM has no data there; a band, not a gap that reads as a valley.
+    var voidLabels = '';
     voids.forEach(function (band) {
       var x0 = +x(band[0]), x1 = +x(band[1]);
       svg += '<rect class="void" x="' + x0 + '" y="' + top + '" width="' + Math.max(x1 - x0, 1).toFixed(1) + '" height="' + (base - top) +
         '" fill="' + PROFILE.voidFill + '" stroke="#c9ccd0" stroke-dasharray="2 2"><title>no data (DEM void)</title></rect>';
-      if (x1 - x0 > 34) svg += '<text x="' + ((x0 + x1) / 2).toFixed(1) + '" y="' + (base - 4) + '" font-size="10" text-anchor="middle" fill="#778">no data</text>';
+      if (x1 - x0 > 44) voidLabels += '<text x="' + ((x0 + x1) / 2).toFixed(1) + '" y="' + (base - 4) + '" font-size="10" text-anchor="middle" fill="#778">no data</text>';
     });
     runs.forEach(function (run) {
       if (run.length < 2) return;
@@ -795,6 +798,7 @@ enum ReportResources {
       path += 'L' + x(run[run.length - 2]) + ',' + base + 'Z';
       svg += '<path class="terrain" d="' + path + '" fill="' + PROFILE.terrain + '" fill-opacity="0.85" stroke="#4a6a22"/>';
     });
+    svg += voidLabels;
     if (target && !isHit && target.d - sampled > 0.1 * length) {
       svg += '<text class="unsampled" x="' + ((+x(sampled) + +x(target.d)) / 2).toFixed(1) + '" y="' + (base - 4) +
         '" font-size="10" text-anchor="middle" fill="#778">terrain not sampled (the ray was above it all)</text>';

@@ -18,8 +18,9 @@
   var THIN_ABOVE = 3000, THIN_CELL = 4;
   var COLOURS = { hit: '#c0261a', horizon: '#7b3294', location: '#1f5fa8', error: '#a1261b' };
   // A track breaks where the observer moved farther than this in one step without times
-  // (metres), faster than this (m/s: a train), or after a pause this long (seconds).
-  var TRACK_JUMP = 5000, TRACK_SPEED = 90, TRACK_PAUSE = 1800;
+  // (metres); with times, farther than a train could (90 m/s) plus a GPS fix's error (50 m),
+  // or after a pause this long (seconds).
+  var TRACK_JUMP = 5000, TRACK_SPEED = 90, TRACK_SLACK = 50, TRACK_PAUSE = 1800;
   // The profile's colours, those of `locate --plot` (ProfilePlot.swift).
   var PROFILE = { terrain: '#6b8e3a', target: '#ff8c00', voidFill: '#ececec' };
   var METRES_PER_DEGREE = 6371008.8 * Math.PI / 180;
@@ -119,29 +120,41 @@
     fill.width = lines.width = w;
     fill.height = lines.height = h;
     var f = fill.getContext('2d').createImageData(w, h), l = lines.getContext('2d').createImageData(w, h);
-    function put(data, i, colour) { data[4 * i] = colour[0]; data[4 * i + 1] = colour[1]; data[4 * i + 2] = colour[2]; data[4 * i + 3] = 255; }
+    // Whole pixels at once (RGBA bytes in memory order as one little- or big-endian word).
+    var little = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1;
+    function word(c) { return little ? (255 << 24 | c[2] << 16 | c[1] << 8 | c[0]) >>> 0 : (c[0] << 24 | c[1] << 16 | c[2] << 8 | 255) >>> 0; }
+    var fillWords = new Uint32Array(f.data.buffer), lineWords = new Uint32Array(l.data.buffer);
+    var colours = Uint32Array.from([SEA].concat(countryOf.map(tint)).map(word));
+    var lineColours = Uint32Array.from([[0, 0, 0], REGION_LINE, BORDER, COAST].map(word));
+    lineColours[0] = 0;
+    // Each area's country as a number, which neighbouring pixels compare.
+    var countryNumber = new Int32Array(countryOf.length + 1), numbers = {};
+    countryOf.forEach(function (code, k) { countryNumber[k + 1] = code in numbers ? numbers[code] : (numbers[code] = k + 1); });
     // A line pixel where a neighbour differs: coast (land against water), country border,
     // region border; the stronger line wins.
     var rank = new Uint8Array(w * h);
-    function mark(i, kind) { if (kind > rank[i]) rank[i] = kind; }
-    var colours = [SEA].concat(countryOf.map(tint));
     var count = new Float64Array(countryOf.length + 1), sumX = new Float64Array(countryOf.length + 1), sumY = new Float64Array(countryOf.length + 1);
-    for (var y = 0; y < h; y++) {
-      for (var x = 0; x < w; x++) {
-        var i = y * w + x, a = cells[i];
-        put(f.data, i, colours[a]);
-        count[a]++; sumX[a] += x; sumY[a] += y;
+    for (var y = 0, i = 0; y < h; y++) {
+      var rowCount = 0, rowArea = -1, rowStart = 0;
+      for (var x = 0; x < w; x++, i++) {
+        var a = cells[i];
+        fillWords[i] = colours[a];
+        if (a !== rowArea) {
+          if (rowArea >= 0) { count[rowArea] += rowCount; sumX[rowArea] += rowCount * (rowStart + x - 1) / 2; sumY[rowArea] += rowCount * y; }
+          rowArea = a; rowCount = 0; rowStart = x;
+        }
+        rowCount++;
         if (x + 1 < w && cells[i + 1] !== a) edge(i, i + 1);
         if (y + 1 < h && cells[i + w] !== a) edge(i, i + w);
       }
+      count[rowArea] += rowCount; sumX[rowArea] += rowCount * (rowStart + w - 1) / 2; sumY[rowArea] += rowCount * y;
     }
     function edge(i, j) {
-      var a = cells[i], b = cells[j];
-      if (a === 0 || b === 0) mark(a === 0 ? j : i, 3);
-      else if (countryOf[a - 1] !== countryOf[b - 1]) mark(i, 2);
-      else mark(i, 1);
+      var a = cells[i], b = cells[j], kind = a === 0 || b === 0 ? 3 : countryNumber[a] !== countryNumber[b] ? 2 : 1;
+      var at = kind === 3 && a === 0 ? j : i;
+      if (kind > rank[at]) rank[at] = kind;
     }
-    for (var j = 0; j < rank.length; j++) if (rank[j]) put(l.data, j, rank[j] === 3 ? COAST : rank[j] === 2 ? BORDER : REGION_LINE);
+    for (var j = 0; j < rank.length; j++) if (rank[j]) lineWords[j] = lineColours[rank[j]];
     fill.getContext('2d').putImageData(f, 0, 0);
     lines.getContext('2d').putImageData(l, 0, 0);
     p.fill = fill;
@@ -289,7 +302,8 @@
   }
 
   /** The observers' track in input order, as polylines: broken where the observer jumps
-   *  farther than a walker, a car or a train could have moved (or 5 km when times are unknown). */
+   *  farther than a walker, a car or a train could have moved (or 5 km when times are unknown),
+   *  so that readings taken here and there are dots, not a scribble between them. */
   function buildTrack() {
     track = [];
     var line = null, last = null;
@@ -301,7 +315,7 @@
       if (last) {
         var d = metres(last[OLAT], last[OLON], r[OLAT], r[OLON]);
         var seconds = last[TIME] && r[TIME] ? (Date.parse(r[TIME]) - Date.parse(last[TIME])) / 1000 : NaN;
-        var jump = isFinite(seconds) && seconds > 0 ? d > Math.max(TRACK_JUMP, TRACK_SPEED * seconds) : d > TRACK_JUMP;
+        var jump = isFinite(seconds) && seconds >= 0 ? d > TRACK_SLACK + TRACK_SPEED * seconds : d > TRACK_JUMP;
         if (jump || (isFinite(seconds) && seconds > TRACK_PAUSE)) line = null;
       }
       if (!line) { line = []; track.push(line); }

@@ -770,9 +770,23 @@ enum ReportResources {
     // See ReportRows.swift: the picture of ProfilePlot (locate --plot), its terrain thinned
     // keeping each stretch's highest sample.
     var length = Math.max(p[0], 1), eye = p[1], rayD = p[2], rayH = p[3], isHit = p[4] === 1;
-    var target = p[5] !== null ? { d: p[5], h: p[6] } : null, sampled = p[7], voids = p[8];
-    // Terrain distances come in thousandths of the length.
-    var runs = p[9].map(function (run) { return run.map(function (v, k) { return k % 2 === 0 ? v * length / 1000 : v; }); });
+    var target = p[5] !== null ? { d: p[5], h: p[6] } : null, sampled = p[7], voids = p[8], heights = p.slice(9);
+    // The terrain: the heights of equal stretches, at their middles, in runs between voids,
+    // each run reaching its stretches' edges; the target lies on the terrain, so it joins the
+    // run it falls in (a crest kept at its height is then also at its place).
+    var stretch = length / Math.max(heights.length, 1), runs = [], run = null;
+    heights.forEach(function (h, k) {
+      if (h === null) { run = null; return; }
+      if (!run) { run = [k * stretch, h]; runs.push(run); }
+      run.push((k + 0.5) * stretch, h);
+      if (k === heights.length - 1 || heights[k + 1] === null) run.push(Math.min((k + 1) * stretch, Math.max(sampled, (k + 0.5) * stretch)), h);
+    });
+    if (target) {
+      runs.forEach(function (r) {
+        if (target.d < r[0] || target.d > r[r.length - 2]) return;
+        for (var n = 0; n < r.length; n += 2) if (r[n] > target.d) { r.splice(n, 0, target.d, target.h); return; }
+      });
+    }
     var slope = rayD > 0 ? (rayH - eye) / rayD : 0;
     var rayEnd = isHit && target ? target : { d: isHit ? rayD : length, h: isHit ? rayH : eye + slope * length };
     // As tall as the panel lets a picture 600 units wide be (a taller panel, a taller picture).

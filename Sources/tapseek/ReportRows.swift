@@ -9,12 +9,12 @@ import TapSeek
 /// than objects because 100 000 rows must fit the page's 50 MB with their profiles.
 /// `profile` is ``ProfilePlot``'s picture of the sightline as ``ProfileOutline`` thins it:
 /// `[length, eyeHeight, rayEndDistance, rayEndHeight, isHit, targetDistance, targetHeight,
-/// sampledLength, voids, terrain]`, ground distances from the observer and apparent heights
+/// sampledLength, voids, h₀, …, hₙ₋₁]`, ground distances from the observer and apparent heights
 /// (less the drop d²(1 − k)/(2R), so that the refracted ray is the straight line from the eye
 /// through its end), metres rounded; the target null when none; `voids` `[[from, to], …]`
-/// where the DEM has no data; `terrain` runs of known terrain `[[k, h, k, h, …], …]`, the
-/// highest sample of every stretch kept (crests survive), k its distance in thousandths of
-/// `length` (four digits where metres took five: 100 000 profiles stay within the page budget).
+/// where the DEM has no data; hₖ the terrain of the k-th of n equal stretches of `length`
+/// (``ProfileOutline/heights(bins:)``: its highest sample, so crests survive), drawn at the
+/// stretch's middle, null where no terrain is known.
 struct ReportRows: Sendable {
     /// The rows' JSON, each followed by a comma.
     var json: [UInt8] = []
@@ -142,19 +142,12 @@ struct ReportRows: Sendable {
             number(void.upperBound, decimals: 0)
             json.append(UInt8(ascii: "]"))
         }
-        json.append(contentsOf: Array("],[".utf8))
-        for (r, run) in outline.terrain.enumerated() {
-            if r > 0 { comma() }
-            json.append(UInt8(ascii: "["))
-            for (i, p) in run.enumerated() {
-                if i > 0 { comma() }
-                number(p.distance / max(outline.length, 1) * 1000, decimals: 0)
-                comma()
-                number(p.height, decimals: 0)
-            }
-            json.append(UInt8(ascii: "]"))
+        json.append(UInt8(ascii: "]"))
+        for height in outline.heights(bins: profilePoints) {
+            comma()
+            number(height, decimals: 0)
         }
-        json.append(contentsOf: Array("]]".utf8))
+        json.append(UInt8(ascii: "]"))
     }
 
     private mutating func comma() { json.append(UInt8(ascii: ",")) }

@@ -55,6 +55,27 @@ import Testing
         #expect(abs((outline.terrain.last?.first?.distance ?? 0) - 4_550) < 1)
     }
 
+    @Test func testHeightsPerStretchKeepTheCrestAndLeaveVoidsEmpty() {
+        let crest = 4_700.0
+        let peaked = Self.plot(Self.samples(to: 5_000) { abs($0 - crest) < 1 ? 1_949 : 1_800 }, target: crest, height: 1_949, isHit: false)
+        let heights = peaked.outline(bins: 8).heights(bins: 8)
+        #expect(heights.count == 8)
+        #expect(heights[Int(crest / 625)] == 1_949, "the crest's stretch carries its height: \(heights)")
+        #expect(heights.allSatisfy { $0 == 1_800 || $0 == 1_949 })
+        // 10 km in 16 stretches of 625 m; the void covers 3 000…4 500 m (samples 2 950 and 4 550
+        // around it): stretches 5 and 6 (3 125…4 375 m) lie wholly inside.
+        let holed = Self.plot(Self.samples(to: 10_000) { (3_000.0...4_500.0).contains($0) ? nil : 1_000 }, target: 10_000, height: 1_000, isHit: true)
+        let stretches = holed.outline(bins: 16).heights(bins: 16)
+        #expect(stretches[5] == nil && stretches[6] == nil)
+        #expect(stretches.enumerated().allSatisfy { $0.offset == 5 || $0.offset == 6 || $0.element == 1_000 }, "\(stretches)")
+        // Fewer samples (50, 100, 150, 200 m) than stretches (3.125 m): a stretch between two is
+        // the straight line between them; before the first sample there is no terrain.
+        let sparse = Self.plot(Self.samples(to: 200) { 1_000 + $0 }, target: nil, isHit: false).outline(bins: 64).heights(bins: 64)
+        #expect(sparse[..<16].allSatisfy { $0 == nil })
+        #expect(sparse[16...].allSatisfy { $0 != nil })
+        #expect(abs((sparse[40] ?? 0) - (1_000 + 40.5 * 200 / 64)) < 1e-6)
+    }
+
     @Test func testSkylinePointBeyondTheSamplesWidensThePicture() {
         // The march stops at 6 km; the skyline point, found by a scan, lies at 9 km.
         let samples = Self.samples(to: 6_000) { _ in 1_000 }

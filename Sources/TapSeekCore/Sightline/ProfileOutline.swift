@@ -37,6 +37,37 @@ public struct ProfileOutline: Sendable {
     public var sampledLength: Double
 }
 
+extension ProfileOutline {
+    /// The terrain as one height per stretch: `bins` equal stretches of ``length``, each the
+    /// highest point kept in it, else (a stretch between two samples) the straight line between
+    /// the kept points around its middle; nil where no run of known terrain covers it (a void,
+    /// or beyond the samples). The compact form a page draws at the stretches' middles; a
+    /// crest is kept at its height, half a stretch at most from its place.
+    /// - Precondition: `bins` ≥ 1.
+    public func heights(bins: Int) -> [Double?] {
+        precondition(bins >= 1, "profile heights: at least 1 bin")
+        let width = max(length, 1) / Double(bins)
+        var heights = [Double?](repeating: nil, count: bins)
+        for run in terrain {
+            for p in run {
+                let b = min(max(Int(p.distance / width), 0), bins - 1)
+                heights[b] = max(heights[b] ?? -.infinity, p.height)
+            }
+            // Stretches the run spans without a point of its own.
+            for (a, b) in zip(run, run.dropFirst()) {
+                let first = max(Int((a.distance / width - 0.5).rounded(.up)), 0)
+                let last = min(Int((b.distance / width - 0.5).rounded(.down)), bins - 1)
+                guard first <= last else { continue }
+                for k in first...last where heights[k] == nil {
+                    let middle = (Double(k) + 0.5) * width
+                    heights[k] = a.height + (b.height - a.height) * (middle - a.distance) / max(b.distance - a.distance, 1e-9)
+                }
+            }
+        }
+        return heights
+    }
+}
+
 extension ProfilePlot {
     /// The picture's content with its terrain thinned to about `bins` points (see
     /// ``ProfileOutline``).

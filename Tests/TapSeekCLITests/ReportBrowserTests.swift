@@ -64,8 +64,11 @@ import Testing
     }
 
     /// The self-test's findings, from the dumped DOM.
-    static func selfTest(_ page: URL) throws -> [String: Any] {
-        let dom = try chromium(["--dump-dom"], page: page, hash: "#selftest")
+    /// `probes`: points (latitude, longitude) whose map pixel the page classifies as sea, land
+    /// or other in its first view.
+    static func selfTest(_ page: URL, probes: [(Double, Double)] = []) throws -> [String: Any] {
+        let hash = probes.isEmpty ? "#selftest" : "#selftest=" + probes.map { "\($0.0),\($0.1)" }.joined(separator: ";")
+        let dom = try chromium(["--dump-dom"], page: page, hash: hash)
         let start = try #require(dom.range(of: "<pre id=\"selftest-result\">"), "the self-test wrote no result; DOM: \(dom.prefix(500))")
         let end = try #require(dom[start.upperBound...].range(of: "</pre>"))
         let text = String(dom[start.upperBound..<end.lowerBound])
@@ -149,6 +152,95 @@ import Testing
         #expect(!lines.isEmpty)
         #expect(result["lines"] as? [Int] == lines)
         #expect(result["errorLines"] as? [Int] == records.filter { $0["status"] as? String == "error" }.compactMap { $0["line"] as? Int })
+    }
+
+    /// Issue 38, item 11: a log on three continents opens on its densest place, over a map of
+    /// coasts and borders, with each other place one click away.
+    @Test(.enabled(if: runs && ContinentsFixture.available), .timeLimit(.minutes(3)))
+    func testLogOverThreeContinentsOpensOnItsDensestPlaceWithTheOthersOneClickAway() throws {
+        let fixture = try ContinentsFixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let page = fixture.directory.appendingPathComponent("report.html")
+        let run = try CLIRunner.run(["report", fixture.log.path, "-o", page.path, "--dem", fixture.dem.path], environment: ["GDAL_PAM_ENABLED": "NO"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try ReportFixture.batch(fixture.log, dem: fixture.dem)
+        // Open sea (Mediterranean, Indian Ocean) and deep inland (Sahara, central Australia).
+        let result = try Self.selfTest(page, probes: [(35.5, 18.0), (-20.0, 80.0), (23.0, 13.0), (-25.0, 134.0)])
+        #expect(result["problems"] as? [String] == [], "console errors: \(result["problems"] ?? "")")
+        #expect(result["resources"] as? [String] == [])
+        #expect(result["canvasPainted"] as? Bool == true)
+        let linesAt = (0..<ContinentsFixture.places.count).map { k in
+            records.filter { ContinentsFixture.place(of: $0) == k }.compactMap { $0["line"] as? Int }
+        }
+        #expect(linesAt.map(\.count) == ContinentsFixture.places.map(\.headings.count))
+        // Opens on the Alps, the place with most readings, and shows only them.
+        #expect(result["openView"] as? Int == 1)
+        #expect(result["visibleLines"] as? [Int] == linesAt[0])
+        // A button for all places and one a place; each shows its readings.
+        #expect(result["buttons"] as? Int == 1 + ContinentsFixture.places.count)
+        let shown = try #require(result["viewLines"] as? [[Int]])
+        #expect(shown.count == 1 + ContinentsFixture.places.count)
+        #expect(shown.first.map(Set.init) == Set(linesAt.joined()))
+        for k in linesAt.indices { #expect(shown.dropFirst(1 + k).first == linesAt[k], "button \(k + 1)") }
+        // The overview's basemap: sea where the sea is, land where the land is.
+        #expect(result["probes"] as? [String] == ["sea", "sea", "land", "land"])
+        #expect(result["noticeShown"] as? Bool == false, "every place has its DEM: \(result["notice"] ?? "")")
+    }
+
+    /// Issue 38, item 12: a GPSLogger track (no orientation) near Bergen, where the DEM has no
+    /// tile: a line in input order, and a notice saying no DEM covers the area.
+    @Test(.enabled(if: runs && SharedData.available(SharedData.sensorLogs.appendingPathComponent("gpslogger_android_2017.csv"))),
+          .timeLimit(.minutes(1)))
+    func testLocationOnlyLogIsDrawnAsATrackAndTheMapSaysNoDEMCoversIt() throws {
+        let log = SharedData.sensorLogs.appendingPathComponent("gpslogger_android_2017.csv")
+        let fixture = try ReportFixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let page = fixture.directory.appendingPathComponent("gps.html")
+        let run = try CLIRunner.run(["report", log.path, "-o", page.path, "--dem", fixture.dem.path], environment: ["GDAL_PAM_ENABLED": "NO"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let records = try ReportFixture.batch(log, dem: fixture.dem)
+        // The positions in order, a repeated one counted once: the track's vertices.
+        var positions: [[Double]] = []
+        for record in records {
+            guard let o = record["observer"] as? [String: Any], let latitude = o["latitude"] as? Double, let longitude = o["longitude"] as? Double else { continue }
+            if positions.last != [latitude, longitude] { positions.append([latitude, longitude]) }
+        }
+        #expect(positions.count >= 3)
+        let result = try Self.selfTest(page)
+        #expect(result["problems"] as? [String] == [], "console errors: \(result["problems"] ?? "")")
+        #expect(result["resources"] as? [String] == [])
+        #expect(result["trackLines"] as? Int == 1, "minutes apart and metres apart: one stretch")
+        #expect(result["trackPoints"] as? Int == positions.count)
+        #expect(result["noticeShown"] as? Bool == true)
+        #expect((result["notice"] as? String)?.contains("No DEM covers this area") == true, "\(result["notice"] ?? "")")
+        #expect(result["buttons"] as? Int == 0, "one place: no buttons")
+    }
+
+    /// Issue 38, item 13: each profile shows its target, and the void bands its data holds.
+    @Test(.enabled(if: runs), .timeLimit(.minutes(2)))
+    func testProfileShowsItsTargetAndVoidBands() throws {
+        let fixture = try VoidFixture.make()
+        defer { try? FileManager.default.removeItem(at: fixture.directory) }
+        let page = fixture.directory.appendingPathComponent("report.html")
+        let run = try CLIRunner.run(["report", fixture.log.path, "-o", page.path, "--dem", fixture.dem.path], environment: ["GDAL_PAM_ENABLED": "NO"])
+        #expect(run.status == 0, "\(run.stderr)")
+        let rows = try ReportFixture.rows(ofPage: page)
+        let records = try ReportFixture.batch(fixture.log, dem: fixture.dem)
+        let result = try Self.selfTest(page)
+        #expect(result["problems"] as? [String] == [])
+        let profiles = try #require(result["profiles"] as? [[String: Any]])
+        let profiled = rows.filter { $0[12] is [Any] }
+        #expect(profiles.count == profiled.count && !profiles.isEmpty)
+        for (drawn, row) in zip(profiles, profiled) {
+            let line = row[0] as? Int
+            #expect(drawn["line"] as? Int == line)
+            let record = records.first { $0["line"] as? Int == line }
+            #expect(drawn["target"] as? Bool == (record?["target"] is [String: Any]), "line \(line ?? 0): target marker")
+            let voids = ((row[12] as? [Any])?[8] as? [Any])?.count ?? -1
+            #expect(voids > 0, "line \(line ?? 0) crosses the void")
+            #expect(drawn["voids"] as? Int == voids, "line \(line ?? 0): a band a void")
+            #expect(drawn["terrain"] as? Int == 2, "line \(line ?? 0): terrain either side of the void")
+        }
     }
 
     /// The README's screenshot: `TAPSEEK_UPDATE_SCREENSHOT=1 swift test --filter ReportBrowserTests`

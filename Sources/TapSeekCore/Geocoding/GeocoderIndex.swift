@@ -439,6 +439,31 @@ public struct GeocoderIndex: Sendable {
         return region(raw, latitude: latitude, longitude: longitude, country: c)
     }
 
+    // MARK: Land regions, for maps
+
+    /// The first-level regions whose polygons hold the points (`latitude`, `longitudes[i]`), as
+    /// region numbers into `owners`, −1 where none does. Natural Earth's admin-1 polygons end at
+    /// the coast, so −1 is water: unlike ``placemark(latitude:longitude:)``, no territorial sea
+    /// and no fringe. One pass over a row of a picture (``BorderMap``).
+    /// - Precondition: `latitude` within ±90, longitudes finite; `owners.count == longitudes.count`.
+    func landRegions(latitude: Double, longitudes: [Double], into owners: inout [Int32]) {
+        withBytes { raw in
+            for (i, longitude) in longitudes.enumerated() {
+                owners[i] = Int32(regionLayer.owner(raw, x: normalizedLongitude(longitude), y: latitude, accept: { _ in true }) ?? -1)
+            }
+        }
+    }
+
+    /// Name of region `r` (Natural Earth admin-1), nil when unnamed or out of range.
+    func regionName(_ r: Int) -> String? { r >= 0 && r < regionNames.count ? regionNames[r] : nil }
+
+    /// ISO code and name of the country region `r` belongs to, nil when none.
+    func regionCountryCodeAndName(_ r: Int) -> (code: String, name: String?)? {
+        guard r >= 0, r < regionCountry.count, regionCountry[r] >= 0 else { return nil }
+        let c = regionCountry[r]
+        return (countryCodes[c], countryNames[c])
+    }
+
     /// Whether the answer tree answers at a point (valid and wrapped), for tests.
     func isAnsweredAtOnce(latitude: Double, longitude: Double) -> Bool {
         withBytes { raw in answers.answer(raw, x: longitude, y: latitude) != nil }

@@ -7,11 +7,14 @@ import TapSeek
 /// A row is `[line, time, status, observerLat, observerLon, targetLat, targetLon, elevation,
 /// distance, place, warnings, error, profile, region95]` (null where absent): arrays rather
 /// than objects because 100 000 rows must fit the page's 50 MB with their profiles.
-/// `profile` is `[groundDistance, eyeHeight, rayEndHeight, isHit, h₀, …, hₙ₋₁]`: the terrain
-/// at n evenly spaced ground distances from the observer to the end of the march, in the
-/// picture frame of ``ProfilePlot`` (every height lowered by the drop d²(1 − k)/(2R), so that
-/// the refracted ray is the straight line from the eye to `rayEndHeight`), metres rounded;
-/// null heights are voids.
+/// `profile` is ``ProfilePlot``'s picture of the sightline as ``ProfileOutline`` thins it:
+/// `[length, eyeHeight, rayEndDistance, rayEndHeight, isHit, targetDistance, targetHeight,
+/// sampledLength, voids, h₀, …, hₙ₋₁]`, ground distances from the observer and apparent heights
+/// (less the drop d²(1 − k)/(2R), so that the refracted ray is the straight line from the eye
+/// through its end), metres rounded; the target null when none; `voids` `[[from, to], …]`
+/// where the DEM has no data; hₖ the terrain of the k-th of n equal stretches of `length`
+/// (``ProfileOutline/heights(bins:)``: its highest sample, so crests survive), drawn at the
+/// stretch's middle, null where no terrain is known.
 struct ReportRows: Sendable {
     /// The rows' JSON, each followed by a comma.
     var json: [UInt8] = []
@@ -20,13 +23,12 @@ struct ReportRows: Sendable {
     var sightlines = 0
     /// Box of the observers, targets and 95 % regions, degrees: the map's extent.
     var south = Double.infinity, west = Double.infinity, north = -Double.infinity, east = -Double.infinity
+    /// Where the located readings gather: the map's views.
+    var clusters = ReportClusters()
 
     /// Terrain heights kept per profile: enough for a readable picture 600 pixels wide; fewer
     /// for big logs so that 100 000 rows stay within the page budget.
     let profilePoints: Int
-
-    /// Gaussian mean radius of WGS84 used for the drop, as the plot uses a sphere (metres).
-    private static let earthRadius = 6_371_008.8
 
     init(profilePoints: Int) { self.profilePoints = profilePoints }
 
@@ -84,6 +86,10 @@ struct ReportRows: Sendable {
             south = min(south, latitude); north = max(north, latitude)
             west = min(west, longitude); east = max(east, longitude)
         }
+        if let observer = result.observer {
+            clusters.add(observer: (observer.latitude, observer.longitude),
+                         points: (result.target.map { [($0.latitude, $0.longitude)] } ?? []) + region)
+        }
     }
 
     /// Joins the rows of a later chunk after these.
@@ -93,6 +99,7 @@ struct ReportRows: Sendable {
         sightlines += other.sightlines
         south = min(south, other.south); north = max(north, other.north)
         west = min(west, other.west); east = max(east, other.east)
+        clusters.merge(other.clusters)
     }
 
     /// "Locality, region, CC": what the table shows and filters on.
@@ -107,35 +114,40 @@ struct ReportRows: Sendable {
     }
 
     private mutating func appendProfile(_ result: LocateResult, refraction: Double) {
-        guard let observer = result.observer, let last = result.profile.last, result.profile.count >= 2 else { return null() }
-        let samples = result.profile
-        let drop = { (d: Double) in d * d * (1 - refraction) / (2 * Self.earthRadius) }
-        func ground(_ s: SightlineMarch.ProfileSample) -> Double {
-            Self.greatCircle(observer.latitude, observer.longitude, s.latitude, s.longitude)
-        }
-        let end = ground(last)
+        guard let observer = result.observer, result.profile.count >= 2, result.status == .hit || result.status == .horizon else { return null() }
+        let target = result.target.map { ProfilePlot.Position(latitude: $0.latitude, longitude: $0.longitude, height: $0.elevation) }
+        let plot = ProfilePlot(observer: .init(latitude: observer.latitude, longitude: observer.longitude, height: observer.altitude),
+                               target: target, targetIsHit: result.status == .hit, samples: result.profile,
+                               refraction: result.sightline?.refraction ?? refraction)
+        let outline = plot.outline(bins: profilePoints)
         json.append(UInt8(ascii: "["))
-        number(end, decimals: 0)
-        comma()
-        number(observer.altitude, decimals: 0)
-        comma()
-        number(last.ray - drop(end), decimals: 0)
-        comma()
-        int(result.status == .hit ? 1 : 0)
-        let n = min(profilePoints, samples.count)
-        for k in 0..<n {
-            let s = samples[(samples.count - 1) * k / max(n - 1, 1)]
+        for value in [outline.length, outline.eye.height, outline.rayEnd.distance, outline.rayEnd.height] {
+            number(value, decimals: 0)
             comma()
-            number(s.terrain.map { $0 - drop(ground(s)) }, decimals: 0)
+        }
+        int(outline.targetIsHit ? 1 : 0)
+        comma()
+        number(outline.target?.distance, decimals: 0)
+        comma()
+        number(outline.target?.height, decimals: 0)
+        comma()
+        number(outline.sampledLength, decimals: 0)
+        comma()
+        json.append(UInt8(ascii: "["))
+        for (i, void) in outline.voids.enumerated() {
+            if i > 0 { comma() }
+            json.append(UInt8(ascii: "["))
+            number(void.lowerBound, decimals: 0)
+            comma()
+            number(void.upperBound, decimals: 0)
+            json.append(UInt8(ascii: "]"))
         }
         json.append(UInt8(ascii: "]"))
-    }
-
-    /// Great-circle metres on the sphere of ``earthRadius`` (haversine).
-    static func greatCircle(_ lat1: Double, _ lon1: Double, _ lat2: Double, _ lon2: Double) -> Double {
-        let r = Double.pi / 180
-        let a = pow(sin((lat2 - lat1) * r / 2), 2) + cos(lat1 * r) * cos(lat2 * r) * pow(sin((lon2 - lon1) * r / 2), 2)
-        return 2 * earthRadius * asin(min(1, a.squareRoot()))
+        for height in outline.heights(bins: profilePoints) {
+            comma()
+            number(height, decimals: 0)
+        }
+        json.append(UInt8(ascii: "]"))
     }
 
     private mutating func comma() { json.append(UInt8(ascii: ",")) }

@@ -11,8 +11,9 @@ struct ReportCommand: AsyncParsableCommand {
         abstract: "Locate a log as batch does and write it as one self-contained HTML page.",
         discussion: """
         The page needs no network: its script, style and relief image (drawn from the DEM) are \
-        inside it. It shows the observers, sightlines and targets over the relief (pan: drag; \
-        zoom: wheel or +/-), a table of every non-blank input line (errors included) that sorts and \
+        inside it. It shows the observers, their track, sightlines and targets over the relief \
+        and the coasts and borders of the geocoder index (pan: drag; zoom: wheel or +/-), one \
+        view a place when the readings lie in places far apart, a table of every non-blank input line (errors included) that sorts and \
         filters, and the terrain profile of the reading selected. A summary goes to stderr, and \
         a progress line when stderr is a terminal. Exit status 0 when the page is written, also \
         when some lines are errors.
@@ -102,7 +103,8 @@ struct ReportCommand: AsyncParsableCommand {
         if let failure { throw failure }
         let batchSeconds = progress.elapsed
         let page = ReportPage(title: file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent, rows: rows,
-                              catalog: locator.catalog, uncertainty: sampling.uncertainty, summary: tally.summary)
+                              catalog: locator.catalog, uncertainty: sampling.uncertainty, summary: tally.summary,
+                              geocoder: try? Geocoder.default())
         do {
             try page.write(to: output)
         } catch {

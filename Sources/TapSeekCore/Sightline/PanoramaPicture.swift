@@ -8,8 +8,8 @@ import Foundation
 /// then the silhouette of the terrain within each of the panorama's layer distances
 /// (``Panorama/Settings/layers``) darker and darker, so that near ridges stand out against far
 /// ones. Compass labels every 10° (N, NE, … at the eight points), angle ticks on the left, the
-/// horizontal (0°) dashed, and the peaks marked and labelled with their name, or else their
-/// height, and distance. Azimuths whose skyline the DEM does not settle (the search reached
+/// horizontal (0°) dashed, and the peaks marked and labelled with their name when the
+/// gazetteer knows it, height and distance ("Säntis 2503 m · 10.3 km"). Azimuths whose skyline the DEM does not settle (the search reached
 /// the data's edge first) have their sky hatched. The root element says how to map back: azimuth a is at
 /// x = `data-left` + a·`data-pixels-per-azimuth-degree`, elevation angle e at
 /// y = `data-top` + (`data-top-angle` − e)·`data-pixels-per-elevation-degree`.
@@ -198,7 +198,7 @@ public struct PanoramaPicture: Sendable {
             let xx = x(peak.azimuth), yy = y(peak.elevationAngle, frame)
             guard !placed.contains(where: { abs($0 - xx) < Self.labelSpacing }) else { continue }
             placed.append(xx)
-            let label = (peak.name ?? "\(Int(peak.elevation.rounded())) m") + " · \(String(format: "%.1f", peak.distance / 1000)) km"
+            let label = (peak.name.map { $0 + " " } ?? "") + "\(Int(peak.elevation.rounded())) m · \(String(format: "%.1f", peak.distance / 1000)) km"
             s += ##"<path d="M\##(n(xx)),\##(n(yy - 2)) l-3,-6 h6 z" fill="#b02010"/>"## + "\n"
             s += ##"<line x1="\##(n(xx))" y1="\##(n(yy - 8))" x2="\##(n(xx))" y2="\##(n(Self.top - 4))" stroke="#b02010" stroke-width="0.5"/>"## + "\n"
             s += ##"<text transform="translate(\##(n(xx + 3)),\##(n(Self.top - 6))) rotate(-60)" fill="#5a1008">\##(escaped(label))</text>"## + "\n"

@@ -145,8 +145,8 @@ public struct Gazetteer: Sendable {
     public func coordinates(of i: Int) -> (latitude: Double, longitude: Double) {
         let at = features + GazetteerLayout.featureSize * i
         let raw = storage.bytes
-        return (Double(Int32(bitPattern: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)) * 1e-6,
-                Double(Int32(bitPattern: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self).littleEndian)) * 1e-6)
+        return (Double(Int32(bitPattern: raw.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)) / 1e6,
+                Double(Int32(bitPattern: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self).littleEndian)) / 1e6)
     }
 
     /// The kind of feature `i`, without building its strings.
@@ -336,4 +336,22 @@ public struct Gazetteer: Sendable {
         let at = features + GazetteerLayout.featureSize * i
         return GazetteerBuilder.countryString(UInt16(storage.bytes[at + 22]) | UInt16(storage.bytes[at + 23]) << 8)
     }
+}
+
+extension Gazetteer {
+    /// The feature a name means for someone at a point: among the features whose own or
+    /// alternate name is exactly `name` (after folding) within `radius` metres, the first by
+    /// kind — a summit before a pass, glacier, lake, other terrain, water, and a hut or hotel
+    /// last ("Eiger" is the mountain, not Hotel Eiger) — then the nearest. nil when none.
+    public func feature(named name: String, near latitude: Double, _ longitude: Double, within radius: Double) -> Match? {
+        search(name, limit: Self.namedCandidates, near: (latitude, longitude))
+            .filter { $0.score >= 0.97 && ($0.distance ?? .infinity) <= radius }
+            .min { a, b in
+                let ka = a.feature.kind, kb = b.feature.kind
+                return ka != kb ? ka < kb : (a.distance ?? .infinity) < (b.distance ?? .infinity)
+            }
+    }
+
+    /// Features of one name considered: every exact match of a common name nearby.
+    static let namedCandidates = 500
 }

@@ -20,8 +20,9 @@ public struct PanoramaPicture: Sendable {
     /// Pixels per degree of azimuth.
     static let horizontalScale = 4.0
     /// Margins, px: on the right room for the last peak's slanted label; at the bottom the
-    /// degree labels, the compass letters on a row of their own, and the legend.
-    static let left = 56.0, right = 96.0, top = 120.0, bottom = 80.0
+    /// degree labels, the compass letters on a row of their own, and the legend; at the top the
+    /// labels slanted at 60°, up to 36 characters ("Wildhuser Schafberg 2332 m · 2.4 km").
+    static let left = 56.0, right = 96.0, top = 210.0, bottom = 80.0
     /// Tones from the farthest layer to the nearest.
     static let farTone = "#c3cede"
     static let nearTones = ["#2c3a4f", "#44546b", "#5f6f87", "#7c8ba2", "#9eabbf"]

@@ -149,6 +149,13 @@ public struct Gazetteer: Sendable {
                 Double(Int32(bitPattern: raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self).littleEndian)) / 1e6)
     }
 
+    /// GeoNames' elevation of feature `i` (metres), without building its strings; nil when unknown.
+    @inline(__always)
+    public func elevation(of i: Int) -> Double? {
+        let e = Int16(bitPattern: storage.bytes.loadUnaligned(fromByteOffset: features + GazetteerLayout.featureSize * i + 18, as: UInt16.self).littleEndian)
+        return e == GazetteerLayout.unknownElevation ? nil : Double(e)
+    }
+
     /// The kind of feature `i`, without building its strings.
     @inline(__always)
     public func kind(of i: Int) -> FeatureKind {

@@ -95,7 +95,7 @@ struct SearchCommand: ParsableCommand {
                 return x.0 != y.0 ? x.0 > y.0 : (x.1 != y.1 ? x.1 < y.1 : a.offset < b.offset)
             }
             .prefix(limit).map(\.element)
-        if gazetteer == nil, !text.trimmingCharacters(in: .whitespaces).isEmpty, !places.contains(where: { $0.match.score >= 0.97 }) {
+        if gazetteer == nil, !SearchKey.normalized(text).isEmpty, !places.contains(where: { $0.match.score >= 0.97 }) {
             StandardError.write("tapseek: no locality is named \"\(text)\"; summits, lakes, glaciers and passes come from a GeoNames gazetteer: import one with `tapseek places import FILE…` (e.g. CH.zip or allCountries.zip from geonames.org)")
         }
         var out = OutputBuffer()

@@ -99,7 +99,7 @@ enum GeoNamesRows {
         #expect(across == 3)
     }
 
-    @Test func anIndexLoadsFromItsBytesAndADamagedOneIsRefused() throws {
+    @Test func anIndexLoadsFromItsBytesAndADamagedOneIsRefusedOrReadSafely() throws {
         var builder = GazetteerBuilder()
         try builder.add(GazetteerFeature(geonameID: 7, name: "Eiger", latitude: 46.57754, longitude: 8.00529, elevation: 3970,
                                          featureClass: "T", featureCode: "MT", isoCountryCode: "CH"), alternateNames: "")
@@ -108,9 +108,11 @@ enum GeoNamesRows {
         #expect(g.feature(at: 0) == GazetteerFeature(geonameID: 7, name: "Eiger", latitude: 46.57754, longitude: 8.00529, elevation: 3970,
                                                      featureClass: "T", featureCode: "MT", isoCountryCode: "CH"))
         #expect(throws: GazetteerError.self) { try Gazetteer(bytes: Array(bytes.dropLast())) }
+        // A name offset past the names is read as no name, never out of bounds (opening does
+        // not walk the file, so that it stays instant on hundreds of megabytes).
         var damaged = bytes
-        damaged[GazetteerLayout.headerSize + 12] = 0xFF   // the name offset points past the names
-        #expect(throws: GazetteerError.self) { try Gazetteer(bytes: damaged) }
+        damaged[GazetteerLayout.headerSize + 15] = 0xFF
+        #expect(try Gazetteer(bytes: damaged).feature(at: 0).name == "")
         #expect(throws: GazetteerError.self) { try Gazetteer(bytes: Array("not an index".utf8)) }
     }
 

@@ -65,7 +65,8 @@ public struct Gazetteer: Sendable {
         try self.init(storage: storage)
     }
 
-    /// Opens an index file, memory-mapped: opening costs microseconds whatever its size.
+    /// Opens an index file, memory-mapped: opening reads the header and the code and country
+    /// tables only, microseconds whatever its size.
     public init(contentsOf url: URL) throws(GazetteerError) {
         let file: MappedFile
         do {
@@ -98,6 +99,9 @@ public struct Gazetteer: Sendable {
               offsets[7] - offsets[6] == GazetteerLayout.countrySize * counts[4] else {
             throw GazetteerError("places index is truncated or damaged; import the GeoNames files again")
         }
+        guard counts[0] == 0 || counts[3] > 0, counts[1] == 0 || counts[0] > 0 else {
+            throw GazetteerError("places index is damaged (features without codes, or keys without features); import the GeoNames files again")
+        }
         featureCount = counts[0]
         keyCount = counts[1]
         cellCount = counts[2]
@@ -117,25 +121,9 @@ public struct Gazetteer: Sendable {
             countries.append((GazetteerBuilder.countryString(code), u32(at + 4)))
         }
         self.countries = countries
-        // Every reference inside the sections must stay inside: a damaged file is refused here,
-        // not read out of bounds later.
-        for i in 0..<featureCount {
-            let at = features + GazetteerLayout.featureSize * i
-            guard u32(at + 12) + Int(raw.loadUnaligned(fromByteOffset: at + 16, as: UInt16.self).littleEndian) <= keys - names,
-                  Int(raw.loadUnaligned(fromByteOffset: at + 20, as: UInt16.self).littleEndian) < codes.count else {
-                throw GazetteerError("places index is damaged (feature \(i)); import the GeoNames files again")
-            }
-        }
-        for k in 0..<keyCount {
-            let at = keys + GazetteerLayout.keySize * k
-            guard u32(at) + Int(raw.loadUnaligned(fromByteOffset: at + 4, as: UInt16.self).littleEndian) <= cells - keyBytes,
-                  u32(at + 8) < featureCount else {
-                throw GazetteerError("places index is damaged (key \(k)); import the GeoNames files again")
-            }
-        }
-        for c in 0..<cellCount where u32(cells + GazetteerLayout.cellSize * c + 4) > featureCount {
-            throw GazetteerError("places index is damaged (cell \(c)); import the GeoNames files again")
-        }
+        // References inside the sections are checked where they are read (a damaged file gives
+        // empty names, never a read out of bounds): opening stays O(1), a page or two of a file
+        // that may hold hundreds of megabytes.
     }
 
     // MARK: Features
@@ -159,7 +147,7 @@ public struct Gazetteer: Sendable {
     /// The kind of feature `i`, without building its strings.
     @inline(__always)
     public func kind(of i: Int) -> FeatureKind {
-        codes[Int(storage.bytes.loadUnaligned(fromByteOffset: features + GazetteerLayout.featureSize * i + 20, as: UInt16.self).littleEndian)].kind
+        codes[min(codes.count - 1, Int(storage.bytes.loadUnaligned(fromByteOffset: features + GazetteerLayout.featureSize * i + 20, as: UInt16.self).littleEndian))].kind
     }
 
     /// Feature `i` (0 ..< ``featureCount``).
@@ -167,10 +155,11 @@ public struct Gazetteer: Sendable {
         let raw = storage.bytes
         let at = features + GazetteerLayout.featureSize * i
         let (latitude, longitude) = coordinates(of: i)
-        let nameOffset = Int(raw.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self).littleEndian)
-        let nameLength = Int(raw.loadUnaligned(fromByteOffset: at + 16, as: UInt16.self).littleEndian)
+        var nameOffset = Int(raw.loadUnaligned(fromByteOffset: at + 12, as: UInt32.self).littleEndian)
+        var nameLength = Int(raw.loadUnaligned(fromByteOffset: at + 16, as: UInt16.self).littleEndian)
+        if nameOffset + nameLength > keys - names { (nameOffset, nameLength) = (0, 0) }
         let elevation = Int16(bitPattern: raw.loadUnaligned(fromByteOffset: at + 18, as: UInt16.self).littleEndian)
-        let code = codes[Int(raw.loadUnaligned(fromByteOffset: at + 20, as: UInt16.self).littleEndian)]
+        let code = codes[min(codes.count - 1, Int(raw.loadUnaligned(fromByteOffset: at + 20, as: UInt16.self).littleEndian))]
         let country = UInt16(raw[at + 22]) | UInt16(raw[at + 23]) << 8
         return GazetteerFeature(
             geonameID: raw.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self).littleEndian,
@@ -185,7 +174,7 @@ public struct Gazetteer: Sendable {
         let b = keyBuffer(k)
         let at = keys + GazetteerLayout.keySize * k
         return (Array(b), storage.bytes[at + 6] & GazetteerLayout.ownName != 0,
-                Int(storage.bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self).littleEndian))
+                min(featureCount - 1, Int(storage.bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self).littleEndian)))
     }
 
     /// Calls `body` with the index of every feature within `radius` metres (horizontal, on a
@@ -216,7 +205,7 @@ public struct Gazetteer: Sendable {
                 var c = cellLowerBound(first)
                 while c < cellCount, cellID(c) <= last {
                     let end = c + 1 < cellCount ? cellStart(c + 1) : featureCount
-                    for i in cellStart(c)..<end {
+                    for i in cellStart(c)..<max(end, cellStart(c)) {
                         let p = coordinates(of: i)
                         var dx = p.longitude - longitude
                         if dx > 180 { dx -= 360 } else if dx < -180 { dx += 360 }
@@ -238,7 +227,7 @@ public struct Gazetteer: Sendable {
     }
 
     private func cellStart(_ c: Int) -> Int {
-        Int(storage.bytes.loadUnaligned(fromByteOffset: cells + GazetteerLayout.cellSize * c + 4, as: UInt32.self).littleEndian)
+        min(featureCount, Int(storage.bytes.loadUnaligned(fromByteOffset: cells + GazetteerLayout.cellSize * c + 4, as: UInt32.self).littleEndian))
     }
 
     private func cellLowerBound(_ id: UInt32) -> Int {
@@ -257,6 +246,7 @@ public struct Gazetteer: Sendable {
         let at = keys + GazetteerLayout.keySize * k
         let offset = Int(raw.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian)
         let length = Int(raw.loadUnaligned(fromByteOffset: at + 4, as: UInt16.self).littleEndian)
+        guard offset + length <= cells - keyBytes else { return UnsafeRawBufferPointer(rebasing: raw[keyBytes..<keyBytes]) }
         return UnsafeRawBufferPointer(rebasing: raw[(keyBytes + offset)..<(keyBytes + offset + length)])
     }
 
@@ -306,6 +296,7 @@ public struct Gazetteer: Sendable {
         func accept(_ k: Int, _ score: Double) {
             let at = keys + GazetteerLayout.keySize * k
             let feature = Int(storage.bytes.loadUnaligned(fromByteOffset: at + 8, as: UInt32.self).littleEndian)
+            guard feature < featureCount else { return }
             if let country, countryCode(of: feature) != country { return }
             let s = score - (storage.bytes[at + 6] & GazetteerLayout.ownName != 0 ? 0 : 0.03)
             if s > found[feature] ?? -1 { found[feature] = s }

@@ -23,6 +23,7 @@ struct TapSeekCommand: AsyncParsableCommand {
             DEMCommand.self,
             PolylineCommand.self,
             GeocodeCommand.self,
+            PlacesCommand.self,
         ]
     )
 

@@ -15,15 +15,20 @@ public struct Locator: Sendable {
     /// Names the target; nil leaves `placemark` out of results.
     public let placemarks: (@Sendable (Double, Double) -> Placemark?)?
     public let magneticModel: MagneticModel
+    /// Names the summit, lake, pass or glacier a target lies on (`placemark.name`) and the
+    /// peaks of panoramas and photos; nil leaves them unnamed.
+    public let names: FeatureNaming?
 
     public init(catalog: ElevationCatalog, geoid: Geoid, settings: MarchSettings = MarchSettings(),
                 magneticModel: MagneticModel = .wmm,
-                placemarks: (@Sendable (Double, Double) -> Placemark?)? = nil) {
+                placemarks: (@Sendable (Double, Double) -> Placemark?)? = nil,
+                names: FeatureNaming? = nil) {
         self.catalog = catalog
         self.geoid = geoid
         self.settings = settings
         self.magneticModel = magneticModel
         self.placemarks = placemarks
+        self.names = names
     }
 
     /// Locates one reading. Never throws: a reading that cannot be located gives a result with
@@ -120,6 +125,11 @@ public struct Locator: Sendable {
             }
         }
         result.placemark = placemarks?(outcome.latitude, outcome.longitude)
+        if let names, let feature = names.name(latitude: outcome.latitude, longitude: outcome.longitude, elevation: outcome.elevation, terrain: &terrain) {
+            var placemark = result.placemark ?? Placemark()
+            placemark.setFeature(feature)
+            result.placemark = placemark
+        }
         return result
     }
 

@@ -77,6 +77,8 @@ public struct Panorama: Sendable {
         public var prominence: Double
         /// Its name, when a gazetteer knows one there.
         public var name: String?
+        /// GeoNames' feature code of ``name`` (`MT`, `PK`…).
+        public var nameKind: String?
     }
 
     /// The eye: degrees, and metres above the WGS84 ellipsoid.

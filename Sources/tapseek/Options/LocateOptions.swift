@@ -66,6 +66,7 @@ struct LocateOptions: ParsableArguments {
         case .failure(let error): throw InputError("cannot read the EGM96 geoid: \(error.description) (install Debian's proj-data)")
         case nil: preconditionFailure("the geoid was loaded above")
         }
-        return Locator(catalog: catalog, geoid: geoid, settings: settings, placemarks: placemarks ? Placemarks.lookup() : nil)
+        return Locator(catalog: catalog, geoid: geoid, settings: settings, placemarks: placemarks ? Placemarks.lookup() : nil,
+                       names: placemarks ? Placemarks.names() : nil)
     }
 }

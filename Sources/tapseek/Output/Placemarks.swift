@@ -12,4 +12,15 @@ enum Placemarks {
             return nil
         }
     }
+
+    /// Names summits, lakes, passes and glaciers when a places index is imported (`tapseek
+    /// places import`); none imported, nothing is named and nothing is said.
+    static func names() -> FeatureNaming? {
+        do {
+            return try GazetteerFiles.load().map(FeatureNaming.init)
+        } catch {
+            StandardError.write("tapseek: warning: results name no summits: \(error.description)")
+            return nil
+        }
+    }
 }

@@ -11,7 +11,8 @@ struct AimCommand: AsyncParsableCommand {
         discussion: """
             Reads {"location":{…},"orientation"?:{…},"camera"?:{…},"target":{"latitude","longitude","elevation"?}} \
             (or "target":{"name":"Grindelwald"}: the place of exactly that name nearest the observer, within 500 km, \
-            from the place search, which knows localities, not summits) and prints {"target","azimuth",\
+            from the imported gazetteer (tapseek places import: summits first, then passes, glaciers, lakes, \
+            huts and hotels last; then the nearest), else the place search's localities) and prints {"target","azimuth",\
             "elevationAngle","distance","slantRange","visible","blockedBy"?,"pixel"?,"observer","warnings"}: the \
             apparent (refracted) direction of the target, whether the sightline meets terrain more than \
             max(30 m, 0.5 % of the slant range) short of it and where, and with an orientation and a camera \
@@ -47,7 +48,7 @@ struct AimCommand: AsyncParsableCommand {
 
     func run() async throws {
         let locator = try options.locator(recordsProfile: plot != nil)
-        let resolve = PlaceSearchOption.resolver()
+        let resolve = PlaceSearchOption.resolver(catalog: locator.catalog)
         if batch {
             let descriptor = try Self.open(file)
             defer { if descriptor != STDIN_FILENO { close(descriptor) } }
@@ -123,10 +124,29 @@ struct AimCommand: AsyncParsableCommand {
     }
 }
 
-/// How `aim` resolves a target's name: the place search, when its index is built.
+/// How `aim` resolves a target's name: the imported gazetteer first (summits before passes,
+/// glaciers, lakes and, last, huts and hotels of the name; then the nearest), then the place
+/// search's localities, each when its index is there.
 enum PlaceSearchOption {
-    static func resolver() -> (@Sendable (String, Double, Double) -> AimRequest.NameLookup)? {
-        guard let search = try? PlaceSearch.default() else { return nil }
-        return { search.target(named: $0, near: $1, $2) }
+    static func resolver(catalog: ElevationCatalog) -> (@Sendable (String, Double, Double) -> AimRequest.NameLookup)? {
+        let search = try? PlaceSearch.default()
+        let gazetteer = (try? GazetteerFiles.load()) ?? nil
+        guard search != nil || gazetteer != nil else { return nil }
+        return { name, latitude, longitude in
+            if let gazetteer, let match = gazetteer.feature(named: name, near: latitude, longitude, within: AimRequest.nameSearchRadius) {
+                let f = match.feature
+                // The DEM's height at the feature's point, as for any place; where the DEM has
+                // none there (a void on a steep summit), GeoNames' elevation.
+                var terrain = TerrainSampler(catalog: catalog)
+                var elevation: Double?
+                if case .height = terrain.sample(latitude: f.latitude, longitude: f.longitude) {} else { elevation = f.elevation }
+                return .found(.position(latitude: f.latitude, longitude: f.longitude, elevation: elevation, name: f.name))
+            }
+            if let search { return search.target(named: name, near: latitude, longitude) }
+            let offered = gazetteer?.search(name, limit: 3, near: (latitude, longitude)) ?? []
+            return .notFound(candidates: offered.map {
+                AimRequest.Candidate(name: $0.feature.name, isoCountryCode: $0.feature.isoCountryCode, distance: $0.distance ?? .nan)
+            })
+        }
     }
 }

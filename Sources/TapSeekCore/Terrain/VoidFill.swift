@@ -41,29 +41,40 @@ public enum VoidFill {
                      reach: Double = maximumReach) -> PostMask? {
         precondition(heights.count == rows * columns && rowSpacing > 0 && columnSpacing > 0, "grid shape")
         var mask: PostMask?
-        // 0: not looked at yet, 1: part of a void already taken.
-        var seen = [UInt8](repeating: 0, count: heights.count)
+        // For every post: −2 before it is looked at, −1 once known or taken, else its place in
+        // the void being solved (reset after it).
+        var slot = [Int32](repeating: -2, count: heights.count)
         var component: [Int] = []
         var stack: [Int] = []
         heights.withUnsafeMutableBufferPointer { h in
-            for start in 0..<h.count where h[start].isNaN && seen[start] == 0 {
-                // The void holding `start`, by flood fill through the four neighbours.
-                component.removeAll(keepingCapacity: true)
-                stack.append(start)
-                seen[start] = 1
-                while let i = stack.popLast() {
-                    component.append(i)
-                    let r = i / columns, c = i - r * columns
-                    for (ok, j) in [(r > 0, i - columns), (r < rows - 1, i + columns), (c > 0, i - 1), (c < columns - 1, i + 1)]
-                    where ok && seen[j] == 0 && h[j].isNaN {
-                        seen[j] = 1
-                        stack.append(j)
+            slot.withUnsafeMutableBufferPointer { slot in
+                for start in 0..<h.count where slot[start] == -2 && h[start].isNaN {
+                    // The void holding `start`, by flood fill through the four neighbours.
+                    component.removeAll(keepingCapacity: true)
+                    stack.append(start)
+                    slot[start] = 0
+                    while let i = stack.popLast() {
+                        slot[i] = Int32(component.count)
+                        component.append(i)
+                        let r = i / columns, c = i - r * columns
+                        func take(_ j: Int) {
+                            if slot[j] == -2, h[j].isNaN {
+                                slot[j] = 0
+                                stack.append(j)
+                            }
+                        }
+                        if r > 0 { take(i - columns) }
+                        if r < rows - 1 { take(i + columns) }
+                        if c > 0 { take(i - 1) }
+                        if c < columns - 1 { take(i + 1) }
                     }
+                    let void = Void(posts: component, rows: rows, columns: columns, rowSpacing: rowSpacing, columnSpacing: columnSpacing)
+                    let filled = void.reach(h) <= reach && void.solve(h, slot: slot)
+                    for i in component { slot[i] = -1 }
+                    guard filled else { continue }
+                    if mask == nil { mask = PostMask(count: h.count) }
+                    for i in component { mask!.insert(i) }
                 }
-                let void = Void(posts: component, rows: rows, columns: columns, rowSpacing: rowSpacing, columnSpacing: columnSpacing)
-                guard void.reach(h) <= reach, void.solve(h) else { continue }
-                if mask == nil { mask = PostMask(count: h.count) }
-                for i in component { mask!.insert(i) }
             }
         }
         return mask
@@ -75,16 +86,22 @@ public enum VoidFill {
         let rows: Int, columns: Int
         let rowSpacing: Double, columnSpacing: Double
 
-        /// The farthest any post of the void lies from a known post, metres, measured along
-        /// steps between neighbouring posts (eight directions; at most 8 % over the straight
-        /// distance): two passes of a chamfer distance transform over the void's bounding box.
-        /// Posts beyond the grid's edge are no known terrain.
-        func reach(_ h: UnsafeMutableBufferPointer<Float>) -> Double {
+        /// The void's bounding rows and columns.
+        var bounds: (r0: Int, r1: Int, c0: Int, c1: Int) {
             var r0 = rows, r1 = 0, c0 = columns, c1 = 0
             for i in posts {
                 let r = i / columns, c = i - r * columns
                 r0 = min(r0, r); r1 = max(r1, r); c0 = min(c0, c); c1 = max(c1, c)
             }
+            return (r0, r1, c0, c1)
+        }
+
+        /// The farthest any post of the void lies from a known post, metres, measured along
+        /// steps between neighbouring posts (eight directions; at most 8 % over the straight
+        /// distance): two passes of a chamfer distance transform over the void's bounding box.
+        /// Posts beyond the grid's edge are no known terrain.
+        func reach(_ h: UnsafeMutableBufferPointer<Float>) -> Double {
+            var (r0, r1, c0, c1) = bounds
             // One post of margin: the known rim (where the grid has it).
             r0 = max(r0 - 1, 0); r1 = min(r1 + 1, rows - 1); c0 = max(c0 - 1, 0); c1 = min(c1 + 1, columns - 1)
             let height = r1 - r0 + 1, width = c1 - c0 + 1
@@ -93,21 +110,32 @@ public enum VoidFill {
                 for c in 0..<width where h[(r0 + r) * columns + c0 + c].isNaN { d[r * width + c] = .infinity }
             }
             let diagonal = (rowSpacing * rowSpacing + columnSpacing * columnSpacing).squareRoot()
-            // Forward: from the north and west neighbours; backward: from the south and east.
-            let forward = [(-1, -1, diagonal), (-1, 0, rowSpacing), (-1, 1, diagonal), (0, -1, columnSpacing)]
-            for r in 0..<height {
-                for c in 0..<width where d[r * width + c] > 0 {
-                    for (dr, dc, step) in forward {
-                        let rr = r + dr, cc = c + dc
-                        if rr >= 0, cc >= 0, cc < width { d[r * width + c] = min(d[r * width + c], d[rr * width + cc] + step) }
+            d.withUnsafeMutableBufferPointer { d in
+                // Forward from the north and west neighbours, backward from the south and east.
+                for r in 0..<height {
+                    for c in 0..<width where d[r * width + c] > 0 {
+                        var best = d[r * width + c]
+                        if c > 0 { best = min(best, d[r * width + c - 1] + columnSpacing) }
+                        if r > 0 {
+                            let above = (r - 1) * width + c
+                            best = min(best, d[above] + rowSpacing)
+                            if c > 0 { best = min(best, d[above - 1] + diagonal) }
+                            if c < width - 1 { best = min(best, d[above + 1] + diagonal) }
+                        }
+                        d[r * width + c] = best
                     }
                 }
-            }
-            for r in stride(from: height - 1, through: 0, by: -1) {
-                for c in stride(from: width - 1, through: 0, by: -1) where d[r * width + c] > 0 {
-                    for (dr, dc, step) in forward {
-                        let rr = r - dr, cc = c - dc
-                        if rr < height, cc >= 0, cc < width { d[r * width + c] = min(d[r * width + c], d[rr * width + cc] + step) }
+                for r in stride(from: height - 1, through: 0, by: -1) {
+                    for c in stride(from: width - 1, through: 0, by: -1) where d[r * width + c] > 0 {
+                        var best = d[r * width + c]
+                        if c < width - 1 { best = min(best, d[r * width + c + 1] + columnSpacing) }
+                        if r < height - 1 {
+                            let below = (r + 1) * width + c
+                            best = min(best, d[below] + rowSpacing)
+                            if c > 0 { best = min(best, d[below - 1] + diagonal) }
+                            if c < width - 1 { best = min(best, d[below + 1] + diagonal) }
+                        }
+                        d[r * width + c] = best
                     }
                 }
             }
@@ -122,30 +150,40 @@ public enum VoidFill {
         /// Solves Laplace's equation over the void with the known rim fixed, by successive
         /// over-relaxation in red–black order, and writes the surface into `h`. Starts from the
         /// mean of the straight-line interpolations along the post's row and column between the
-        /// nearest known posts (for a plane, already the answer). False when the void touches
-        /// no known post (a grid all void), which then stays unknown.
-        func solve(_ h: UnsafeMutableBufferPointer<Float>) -> Bool {
+        /// nearest known posts (for a plane, already the answer). `slot` gives each post of the
+        /// void its place in ``posts`` (and no other post a place ≥ 0). False when the void
+        /// touches no known post (a grid all void), which then stays unknown.
+        func solve(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>) -> Bool {
             let n = posts.count
-            var slot = [Int: Int](minimumCapacity: n)
-            for (k, i) in posts.enumerated() { slot[i] = k }
             // Weights of the north–south and east–west neighbours: 1/spacing².
             let wr = 1 / (rowSpacing * rowSpacing), wc = 1 / (columnSpacing * columnSpacing)
-            // For each post: the weighted sum of its known neighbours, the total weight, and its
-            // void neighbours (slot, weight).
-            var fixed = [Double](repeating: 0, count: n), total = [Double](repeating: 0, count: n)
-            var neighbours = [[(Int, Double)]](repeating: [], count: n)
+            // For each post: the weighted sum of its known neighbours over the total weight, and
+            // its up to four void neighbours (place, weight over the total; −1 for none).
+            var fixed = [Double](repeating: 0, count: n)
+            var neighbour = [Int32](repeating: -1, count: 4 * n)
+            var weight = [Double](repeating: 0, count: 4 * n)
             var touchesKnown = false
             for (k, i) in posts.enumerated() {
                 let r = i / columns, c = i - r * columns
-                for (ok, j, w) in [(r > 0, i - columns, wr), (r < rows - 1, i + columns, wr), (c > 0, i - 1, wc), (c < columns - 1, i + 1, wc)] where ok {
-                    total[k] += w
-                    if let s = slot[j] {
-                        neighbours[k].append((s, w))
+                var total = 0.0, known = 0.0, m = 0
+                func add(_ j: Int, _ w: Double) {
+                    total += w
+                    let s = slot[j]
+                    if s >= 0, posts[Int(s)] == j {
+                        neighbour[4 * k + m] = s
+                        weight[4 * k + m] = w
+                        m += 1
                     } else {
-                        fixed[k] += w * Double(h[j])
+                        known += w * Double(h[j])
                         touchesKnown = true
                     }
                 }
+                if r > 0 { add(i - columns, wr) }
+                if r < rows - 1 { add(i + columns, wr) }
+                if c > 0 { add(i - 1, wc) }
+                if c < columns - 1 { add(i + 1, wc) }
+                fixed[k] = known / total
+                for q in 0..<m { weight[4 * k + q] /= total }
             }
             guard touchesKnown else { return false }
             var x = posts.map { start(at: $0, h) }
@@ -154,27 +192,31 @@ public enum VoidFill {
             let black = (0..<n).filter { k in (posts[k] / columns + posts[k] % columns) % 2 != 0 }
             // The optimal relaxation for a square of side L, taken with L the void's narrower
             // extent, which governs how slowly a smooth error decays.
-            var r0 = rows, r1 = 0, c0 = columns, c1 = 0
-            for i in posts {
-                let r = i / columns, c = i - r * columns
-                r0 = min(r0, r); r1 = max(r1, r); c0 = min(c0, c); c1 = max(c1, c)
-            }
+            let (r0, r1, c0, c1) = bounds
             let side = Double(min(r1 - r0, c1 - c0) + 2)
             let omega = 2 / (1 + sin(Double.pi / (side + 1)))
             // A cap against a pathological shape; convergence takes O(side) sweeps.
             let sweeps = 200 + 20 * (r1 - r0 + c1 - c0)
-            for _ in 0..<sweeps {
-                var largest = 0.0
-                for colour in [red, black] {
-                    for k in colour {
-                        var sum = fixed[k]
-                        for (s, w) in neighbours[k] { sum += w * x[s] }
-                        let change = omega * (sum / total[k] - x[k])
-                        x[k] += change
-                        largest = max(largest, abs(change))
+            x.withUnsafeMutableBufferPointer { x in
+                fixed.withUnsafeBufferPointer { fixed in neighbour.withUnsafeBufferPointer { neighbour in weight.withUnsafeBufferPointer { weight in
+                    for _ in 0..<sweeps {
+                        var largest = 0.0
+                        for colour in [red, black] {
+                            for k in colour {
+                                var mean = fixed[k]
+                                for q in (4 * k)..<(4 * k + 4) {
+                                    let s = neighbour[q]
+                                    if s < 0 { break }
+                                    mean += weight[q] * x[Int(s)]
+                                }
+                                let change = omega * (mean - x[k])
+                                x[k] += change
+                                largest = max(largest, abs(change))
+                            }
+                        }
+                        if largest < tolerance { break }
                     }
-                }
-                if largest < tolerance { break }
+                } } }
             }
             for (k, i) in posts.enumerated() { h[i] = Float(x[k]) }
             return true
@@ -185,8 +227,7 @@ public enum VoidFill {
         /// known posts before the grid's edge, that post's height where only one post is known).
         private func start(at i: Int, _ h: UnsafeMutableBufferPointer<Float>) -> Double {
             let r = i / columns, c = i - r * columns
-            var estimates: [Double] = []
-            var lone: [Double] = []
+            var sum = 0.0, lines = 0, loneSum = 0.0, lone = 0
             for (position, count, stride) in [(c, columns, 1), (r, rows, columns)] {
                 var before: (Int, Double)?, after: (Int, Double)?
                 var k = position - 1
@@ -202,13 +243,14 @@ public enum VoidFill {
                     k += 1
                 }
                 if let (a, ha) = before, let (b, hb) = after {
-                    estimates.append(ha + (hb - ha) * Double(a) / Double(a + b))
+                    sum += ha + (hb - ha) * Double(a) / Double(a + b)
+                    lines += 1
                 } else if let (_, v) = before ?? after {
-                    lone.append(v)
+                    loneSum += v
+                    lone += 1
                 }
             }
-            let use = estimates.isEmpty ? lone : estimates
-            return use.isEmpty ? 0 : use.reduce(0, +) / Double(use.count)
+            return lines > 0 ? sum / Double(lines) : (lone > 0 ? loneSum / Double(lone) : 0)
         }
     }
 }

@@ -37,6 +37,8 @@ struct ElevationCommandTests {
         let filled = try CLIRunner.run(["elevation", "46.5367", "8.1258"] + dem)
         let height = try #require(try json(Substring(filled.stdout.trimmingCharacters(in: .newlines)))["elevation"] as? Double, "\(filled.stdout)")
         #expect(height > 3900 && height < 4274, "filled summit at \(height) m")
+        #expect(filled.stdout.contains("\"filled\":true"))
+        #expect(!r.stdout.contains("filled"))
         let sea = try CLIRunner.run(["elevation", "10", "-30"] + dem)
         #expect(sea.stdout.contains("\"elevation\":null") && sea.stdout.contains("\"reason\":\"no tile\""))
     }

@@ -155,7 +155,8 @@ extension RayPath {
         let top = pyramid.levels - 1
         let lastRow = Double(grid.rows - 1), lastColumn = Double(grid.columns - 1)
         let columns = grid.columns
-        let ceiling = grid.maximumHeight.isNaN ? Double.infinity : Double(grid.maximumHeight)
+        // A grid of voids only has no known post to compare with: none is taken as below the ray.
+        let ceiling = grid.maximumHeight.isNaN ? -Double.infinity : Double(grid.maximumHeight)
         let uEnd = end - segment.start
         let half = Self.nudge / 2
         var u = s - segment.start

@@ -150,7 +150,8 @@ public struct SightlineMarch {
         if let crossing = hit.unknownCrossing {
             result.outcome = .terrainUnknown
             result.marchedDistance = crossing.end
-            result.unknownStretch = (crossing.start * path.horizontalFraction)...(crossing.end * path.horizontalFraction)
+            let start = voidEntry(before: crossing.start, &terrain)
+            result.unknownStretch = (start * path.horizontalFraction)...(crossing.end * path.horizontalFraction)
         } else if let s = hit.hit {
             result.outcome = .hit
             result.marchedDistance = s
@@ -193,6 +194,22 @@ public struct SightlineMarch {
         guard lowest < Double(grid.maximumHeight) else { return nil }
         return run?.start ?? inside
     }
+
+    /// Where the ray entered the void it is over at slant distance `s` (metres): the walk skips
+    /// blocks of a void once it knows the ray crossed one, so its own record may start late.
+    /// Stepped back every ``voidEntryStep`` while the ground below is void.
+    private mutating func voidEntry<T: TerrainGrids>(before s: Double, _ terrain: inout T) -> Double {
+        var entry = s
+        while entry > Self.voidEntryStep {
+            let p = path.point(at: entry - Self.voidEntryStep)
+            guard case .void = terrain.sample(latitude: p.latitude, longitude: p.longitude) else { break }
+            entry -= Self.voidEntryStep
+        }
+        return entry
+    }
+
+    /// Steps of ``voidEntry(before:_:)``, metres of slant distance: a sixth of a 1″ post.
+    static let voidEntryStep = 5.0
 
     /// The skyline along the ray's azimuth, out to `range` metres of ground. True when a grid
     /// with filled posts lay under it.

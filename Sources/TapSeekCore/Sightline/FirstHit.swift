@@ -22,7 +22,8 @@ struct FirstHit: RayVisitor {
     /// level). Cleared by a known cell the ray passes above.
     var voidRun: (start: Double, end: Double, lowest: Double)?
     /// Where the ray crossed a void it entered above the terrain and left below it (slant
-    /// distances): it met the terrain in between, where unknown.
+    /// distances): it met the terrain in between, where unknown. Certainly blocked by then:
+    /// callers asking only that take the void's end as the obstruction.
     var unknownCrossing: (start: Double, end: Double)?
     /// The first run of void cells over which the ray passed lower than the highest known post
     /// of their grid (``CellCrossing/ceiling``): terrain hidden there may have stopped it. A
@@ -74,6 +75,9 @@ struct FirstHit: RayVisitor {
             // the terrain inside the void. (Anywhere else a contact at the entry was already
             // found in the cell before, which shares the entry's posts.)
             unknownCrossing = (run.start, run.end)
+            // The far rim's height: where a caller that only asks whether the ray is blocked
+            // (aim, viewshed) takes the void's end as the obstruction.
+            elevation = terrain(0)
             return true
         }
         hit = cell.s0 + w * (cell.s1 - cell.s0)

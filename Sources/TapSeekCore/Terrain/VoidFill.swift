@@ -24,8 +24,8 @@ public enum VoidFill {
     public static let maximumReach = 2000.0
 
     /// Largest change of a post between two sweeps at which the fill counts as converged,
-    /// metres: far below the centimetre the heights are reported to.
-    static let tolerance = 1e-4
+    /// metres: a tenth of the centimetre the heights are reported to.
+    static let tolerance = 1e-3
 
     /// Metres per degree of latitude on a sphere of the Earth's mean radius (6 371 008.8 m):
     /// post spacings only weigh the Laplacian and measure reach, where 0.5 % does not matter.
@@ -69,7 +69,8 @@ public enum VoidFill {
                         if c < columns - 1 { take(i + 1) }
                     }
                     let void = Void(posts: component, rows: rows, columns: columns, rowSpacing: rowSpacing, columnSpacing: columnSpacing)
-                    let filled = void.reach(h) <= reach && void.solve(h, slot: slot)
+                    let farthest = void.reach(h)
+                    let filled = farthest <= reach && void.solve(h, slot: slot, reach: farthest)
                     for i in component { slot[i] = -1 }
                     guard filled else { continue }
                     if mask == nil { mask = PostMask(count: h.count) }
@@ -151,9 +152,10 @@ public enum VoidFill {
         /// over-relaxation in red–black order, and writes the surface into `h`. Starts from the
         /// mean of the straight-line interpolations along the post's row and column between the
         /// nearest known posts (for a plane, already the answer). `slot` gives each post of the
-        /// void its place in ``posts`` (and no other post a place ≥ 0). False when the void
+        /// void its place in ``posts`` (and no other post a place ≥ 0); `reach` is its farthest
+        /// post from known terrain, metres (``reach(_:)``). False when the void
         /// touches no known post (a grid all void), which then stays unknown.
-        func solve(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>) -> Bool {
+        func solve(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>, reach: Double) -> Bool {
             let n = posts.count
             // Weights of the north–south and east–west neighbours: 1/spacing².
             let wr = 1 / (rowSpacing * rowSpacing), wc = 1 / (columnSpacing * columnSpacing)
@@ -190,18 +192,20 @@ public enum VoidFill {
             // Red–black: posts of one colour have neighbours only of the other.
             let red = (0..<n).filter { k in (posts[k] / columns + posts[k] % columns) % 2 == 0 }
             let black = (0..<n).filter { k in (posts[k] / columns + posts[k] % columns) % 2 != 0 }
-            // The optimal relaxation for a square of side L, taken with L the void's narrower
-            // extent, which governs how slowly a smooth error decays.
+            // The optimal relaxation for a square of side L, taken with L the void's width
+            // (twice its farthest post from the rim, in posts), which governs how slowly a
+            // smooth error decays; not its bounding box, which a winding void makes far larger.
             let (r0, r1, c0, c1) = bounds
-            let side = Double(min(r1 - r0, c1 - c0) + 2)
+            let side = min(Double(min(r1 - r0, c1 - c0) + 2), 2 * reach / max(rowSpacing, columnSpacing) + 2)
             let omega = 2 / (1 + sin(Double.pi / (side + 1)))
             // A cap against a pathological shape; convergence takes O(side) sweeps.
             let sweeps = 200 + 20 * (r1 - r0 + c1 - c0)
             x.withUnsafeMutableBufferPointer { x in
                 fixed.withUnsafeBufferPointer { fixed in neighbour.withUnsafeBufferPointer { neighbour in weight.withUnsafeBufferPointer { weight in
+                    let colours = [red, black]
                     for _ in 0..<sweeps {
                         var largest = 0.0
-                        for colour in [red, black] {
+                        for colour in colours {
                             for k in colour {
                                 var mean = fixed[k]
                                 for q in (4 * k)..<(4 * k + 4) {

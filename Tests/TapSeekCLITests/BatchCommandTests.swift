@@ -69,13 +69,14 @@ struct BatchCommandTests {
         let records = try out.map(json)
         #expect(records.map { $0["line"] as? Int } == Array(1...10))
 
-        // The Eiger reading hits within 300 m of the summit, whose SRTM height is 3933 m.
+        // The Eiger reading hits within 300 m of the summit (3 967 m): on its filled north face,
+        // which the ray at 26° meets just below the top.
         #expect(records[0]["status"] as? String == "hit")
         let target = records[0]["target"] as? [String: Any]
         let dLat = ((target?["latitude"] as? Double ?? 0) - 46.5775) * 111_195
         let dLon = ((target?["longitude"] as? Double ?? 0) - 8.0050) * 111_195 * cos(46.5775 * .pi / 180)
         #expect((dLat * dLat + dLon * dLon).squareRoot() < 300)
-        #expect(abs((target?["elevation"] as? Double ?? 0) - 3933) < 60)
+        #expect((3800..<3967).contains(target?["elevation"] as? Double ?? 0), "\(String(describing: target))")
         #expect(records[0]["id"] as? String == "eiger" && records[0]["time"] as? String == "2026-07-14T09:31:05Z")
         #expect(records[1]["status"] as? String == "hit" && records[1]["id"] as? String == "ground")
         #expect(records[9]["status"] as? String == "hit" && records[9]["id"] as? String == "ground")

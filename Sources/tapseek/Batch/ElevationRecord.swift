@@ -1,7 +1,8 @@
 import TapSeek
 
 /// The JSON of one elevation look-up: `{"latitude","longitude","elevation","geoidUndulation"}`,
-/// plus `"reason"` when the elevation is null (and `"detail"` naming a damaged file). Coordinates to 1e-9° (0.1 mm), heights to 1 cm.
+/// plus `"filled":true` when the elevation rests on terrain filled across a void, `"reason"` when
+/// the elevation is null (and `"detail"` naming a damaged file). Coordinates to 1e-9° (0.1 mm), heights to 1 cm.
 ///
 /// Assembled in one ``RecordBytes`` and appended in one copy: `elevation --batch` writes a
 /// million of these a second, where a dozen appends and a `String` for the line number cost
@@ -26,6 +27,7 @@ enum ElevationRecord {
             record.appendFixed(e.longitude, decimals: 9, readFrom: texts.longitude)
             record.append(",\"elevation\":")
             if let h = e.elevation { record.appendFixed(h, decimals: 2) } else { record.append("null") }
+            if e.filled { record.append(",\"filled\":true") }
             record.append(",\"geoidUndulation\":")
             record.appendFixed(e.geoidUndulation, decimals: 2)
             if let reason = e.reason {

@@ -9,6 +9,10 @@ struct DEMOptions: ParsableArguments {
     @Option(name: .long, parsing: .unconditional, help: "Memory budget for loaded tiles, MiB.")
     var cacheMB: Int = ElevationCatalog.defaultMemoryBudget >> 20
 
+    @Flag(name: .customLong("fill-voids"), inversion: .prefixedNo,
+          help: "Fill the DEM's voids (up to 2 km from known terrain) from the terrain around them when a tile loads; answers resting on filled terrain warn 'filled-void'. --no-fill-voids keeps voids unknown.")
+    var fillVoids = true
+
     func validate() throws {
         guard cacheMB > 0 else { throw ValidationError("--cache-mb must be positive, got \(cacheMB)") }
     }
@@ -18,7 +22,7 @@ struct DEMOptions: ParsableArguments {
     /// Opens the catalog, printing one warning line per skipped file.
     func openCatalog() throws -> ElevationCatalog {
         let catalog = try ElevationCatalog(directory: directory, memoryBudget: cacheMB << 20, rasterReader: .gdal,
-                                           egm2008GeoidPath: Geoid.egm2008Path())
+                                           egm2008GeoidPath: Geoid.egm2008Path(), fillsVoids: fillVoids)
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         return catalog
     }

@@ -10,11 +10,12 @@ struct DEMCommand: ParsableCommand {
     )
 }
 
-/// `tapseek dem info [DIR]`: one line per tile with footprint, resolution and void share.
+/// `tapseek dem info [DIR]`: one line per tile with footprint, resolution, void share and the
+/// share of posts filled across voids.
 struct DEMInfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "List the tiles of a DEM directory: footprint, resolution, size and void share (reads every tile)."
+        abstract: "List the tiles of a DEM directory: footprint, resolution, size, void share and the share filled across voids (reads every tile)."
     )
 
     @Argument(help: "DEM directory (default: $TAPSEEK_DEM, else dem/ in the first TapSeek data directory: $TAPSEEK_DATA, the installation, XDG data dirs).")
@@ -25,16 +26,23 @@ struct DEMInfoCommand: ParsableCommand {
 
     enum Format: String, ExpressibleByArgument { case text, json }
 
+    @Flag(name: .customLong("fill-voids"), inversion: .prefixedNo,
+          help: "Fill voids as every other command does (the default): the filled share is then listed.")
+    var fillVoids = true
+
     func run() throws {
         let catalog = try ElevationCatalog(directory: directory ?? DefaultDEM.directory, memoryBudget: 64 << 20, rasterReader: .gdal,
-                                           egm2008GeoidPath: Geoid.egm2008Path())
+                                           egm2008GeoidPath: Geoid.egm2008Path(), fillsVoids: fillVoids)
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         var out = OutputBuffer()
         if format == .text {
-            out.append("file\tdriver\tsouth\tnorth\twest\teast\tspacing(arcsec)\tposts\tmin(m)\tmax(m)\tvoid(%)\tdatum\n")
+            out.append("file\tdriver\tsouth\tnorth\twest\teast\tspacing(arcsec)\tposts\tmin(m)\tmax(m)\tvoid(%)\tfilled(%)\tdatum\n")
         }
         for (i, tile) in catalog.tiles.enumerated() {
             let grid = catalog.grid(tile: i)
+            // The file's voids, filled or not, and the part of them filled.
+            let voids = grid.map { $0.voidFraction + $0.filledFraction } ?? .nan
+            let filled = grid?.filledFraction ?? .nan
             var name = String(tile.path.dropFirst(catalog.directory.count).drop(while: { $0 == "/" }))
             if let w = tile.window {
                 // A large file is listed window by window: rows and columns of its posts.
@@ -57,7 +65,9 @@ struct DEMInfoCommand: ParsableCommand {
                 out.append(",\"maximum\":")
                 out.appendFixed(grid.map { Double($0.maximumHeight) } ?? .nan, decimals: 1)
                 out.append(",\"voidFraction\":")
-                out.appendFixed(grid?.voidFraction ?? .nan, decimals: 5)
+                out.appendFixed(voids, decimals: 5)
+                out.append(",\"filledFraction\":")
+                out.appendFixed(filled, decimals: 5)
                 out.append(",\"verticalDatum\":")
                 out.appendJSONString(tile.verticalDatum.rawValue)
                 if tile.verticalDatum != .egm96 { out.append(",\"convertedToEGM96\":\(catalog.egm2008GeoidPath != nil)") }
@@ -74,7 +84,9 @@ struct DEMInfoCommand: ParsableCommand {
                 out.append("\t")
                 out.appendFixed(grid.map { Double($0.maximumHeight) } ?? .nan, decimals: 0)
                 out.append("\t")
-                out.appendFixed((grid?.voidFraction ?? .nan) * 100, decimals: 2)
+                out.appendFixed(voids * 100, decimals: 2)
+                out.append("\t")
+                out.appendFixed(filled * 100, decimals: 2)
                 out.append("\t" + tile.verticalDatum.rawValue)
                 if tile.verticalDatum != .egm96 { out.append(catalog.egm2008GeoidPath != nil ? " (converted to EGM96)" : " (read as EGM96)") }
             }

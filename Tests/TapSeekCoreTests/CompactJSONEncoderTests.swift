@@ -74,7 +74,7 @@ struct CompactJSONEncoderTests {
 struct FailureCodeTests {
     @Test func codesAreTheDocumentedStrings() throws {
         #expect(FailureCode.allCases.map(\.rawValue) == ["bad-input", "outside-dem", "damaged-dem", "void-observer", "no-terrain",
-                                                          "magnetic-model", "no-fit", "not-found"])
+                                                          "terrain-unknown", "magnetic-model", "no-fit", "not-found"])
         let encoded = try CompactJSONEncoder().encode(FailureCode.voidObserver)
         #expect(String(decoding: encoded, as: UTF8.self) == #""void-observer""#)
     }

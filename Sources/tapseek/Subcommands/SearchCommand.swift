@@ -109,20 +109,27 @@ struct SearchCommand: ParsableCommand {
         out.flush()
     }
 
-    static func write(_ r: PlaceSearch.Result, to out: inout OutputBuffer) {
-        let m = r.match
+    /// The keys every search record opens with: name, position, country code and name.
+    static func appendOpening(name: String, latitude: Double, longitude: Double, isoCountryCode: String, country: String?,
+                              to out: inout OutputBuffer) {
         out.append("{\"name\":")
-        out.appendJSONString(m.name)
+        out.appendJSONString(name)
         out.append(",\"latitude\":")
-        out.appendShortest(m.latitude)
+        out.appendShortest(latitude)
         out.append(",\"longitude\":")
-        out.appendShortest(m.longitude)
+        out.appendShortest(longitude)
         out.append(",\"isoCountryCode\":")
-        out.appendJSONString(m.isoCountryCode)
-        if let country = m.country {
+        out.appendJSONString(isoCountryCode)
+        if let country {
             out.append(",\"country\":")
             out.appendJSONString(country)
         }
+    }
+
+    static func write(_ r: PlaceSearch.Result, to out: inout OutputBuffer) {
+        let m = r.match
+        appendOpening(name: m.name, latitude: m.latitude, longitude: m.longitude, isoCountryCode: m.isoCountryCode,
+                      country: m.country, to: &out)
         if let region = r.administrativeArea {
             out.append(",\"administrativeArea\":")
             out.appendJSONString(region)
@@ -144,18 +151,8 @@ struct SearchCommand: ParsableCommand {
     /// its `elevation` when GeoNames gives one.
     static func write(_ m: Gazetteer.Match, countryName: String?, to out: inout OutputBuffer) {
         let f = m.feature
-        out.append("{\"name\":")
-        out.appendJSONString(f.name)
-        out.append(",\"latitude\":")
-        out.appendShortest(f.latitude)
-        out.append(",\"longitude\":")
-        out.appendShortest(f.longitude)
-        out.append(",\"isoCountryCode\":")
-        out.appendJSONString(f.isoCountryCode)
-        if let countryName {
-            out.append(",\"country\":")
-            out.appendJSONString(countryName)
-        }
+        appendOpening(name: f.name, latitude: f.latitude, longitude: f.longitude, isoCountryCode: f.isoCountryCode,
+                      country: countryName, to: &out)
         out.append(",\"kind\":")
         let kinds: [FeatureKind: String] = [.summit: "peak", .pass: "pass", .glacier: "glacier", .lake: "lake",
                                             .otherTerrain: "terrain", .otherWater: "water", .spot: "poi"]

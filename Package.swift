@@ -27,7 +27,9 @@ let package = Package(
         // Pure Swift, no C library: geodesy, terrain grids and SRTM/GTX files, the DEM catalog,
         // camera, sightline march, locator, panorama, uncertainty, calibration, aim, result JSON,
         // polyline, magnetism, geocoding lookup, readings and importers.
-        .target(name: "TapSeekCore"),
+        // Optimised in debug builds too: the tests run hundreds of `tapseek` processes and march
+        // millions of sightlines, ten times slower unoptimised; the test targets keep -Onone.
+        .target(name: "TapSeekCore", swiftSettings: [.unsafeFlags(["-O"], .when(configuration: .debug))]),
         // GDAL turns files into plain Swift values (elevation grids, the geoid grid).
         .target(name: "TapSeekGDAL", dependencies: ["TapSeekCore"]),
         // Karney's geodesics through PROJ's geodesic.h: the independent truth the tests hold

@@ -18,11 +18,7 @@ struct BatchCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin.")
-    var file: String = "-"
-
-    @Option(help: "Input format; auto recognises JSON Lines, the phone apps' CSV headers and export folders.")
-    var format: BatchFormat = .auto
+    @OptionGroup var log: LogOptions
 
     @Option(help: "Output: json (one result JSON per line) or geojson (a GeoJSON Text Sequence, RFC 8142: per reading one record of RS, a Feature and LF; the Feature is the target as a 3-D Point with the result's fields, its line and id as properties, null geometry for an error; --format geojson is shorthand for this).")
     var output: LocateOutputFormat = .json
@@ -33,20 +29,8 @@ struct BatchCommand: AsyncParsableCommand {
     @Option(parsing: .unconditional, help: "Chunks of readings located at once.")
     var jobs: JobCount = .allCores
 
-    @Option(parsing: .unconditional, help: "Keep a reading only after this many seconds since the last one kept (or --min-move).")
-    var every: Double?
-
-    @Option(name: .customLong("min-move"), parsing: .unconditional, help: "Keep a reading only after a move of this many metres from the last one kept (or --every).")
-    var minMove: Double?
-
     @Flag(help: "JSON Lines whose every line is its line number, a tab and the reading (N<TAB>{…}): results and messages name line N. For tools that split a log over many processes and merge the results (scripts/spark_batch.py).")
     var numbered = false
-
-    @Flag(inversion: .prefixedNo, help: "Carry the calibration of a reading with skyline or landmarks over to the readings after it, until the next such reading.")
-    var carryCalibration = true
-
-    @Option(parsing: .unconditional, help: FixedLocation.help)
-    var location: String?
 
     @OptionGroup var options: LocateOptions
 
@@ -54,30 +38,21 @@ struct BatchCommand: AsyncParsableCommand {
 
     func validate() throws {
         try jobs.validate()
-        if let location { _ = try FixedLocation.parse(location) }
-        if geojsonSightlines, output != .geojson, format != .geojson {
+        if geojsonSightlines, output != .geojson, log.format != .geojson {
             throw ValidationError("--geojson-sightlines shapes GeoJSON output: add --output geojson")
         }
-        if numbered, ![.auto, .jsonl, .geojson].contains(format) {
-            throw ValidationError("--numbered reads JSON Lines only, not --format \(format.rawValue)")
-        }
-        do throws(ImportError) {
-            _ = try thinning.validated()
-        } catch {
-            throw ValidationError("\(error.column ?? "") \(error.message)")
+        if numbered, ![.auto, .jsonl, .geojson].contains(log.format) {
+            throw ValidationError("--numbered reads JSON Lines only, not --format \(log.format.rawValue)")
         }
     }
 
-    private var thinning: Thinning { Thinning(every: every, minMove: minMove) }
-
     func run() async throws {
-        let geoJSON: GeoJSONWriter.SequenceGeometry? = output == .geojson || format == .geojson
+        let geoJSON: GeoJSONWriter.SequenceGeometry? = output == .geojson || log.format == .geojson
             ? (geojsonSightlines ? .sightline : .target) : nil
-        var input = try BatchInput(path: file, format: format == .geojson ? .auto : format, thinning: thinning, numbered: numbered,
-                                   location: try location.map { try FixedLocation.parse($0) })
+        var input = try log.input(format: log.format == .geojson ? .auto : nil, numbered: numbered)
         let batch = BatchLocator(locator: try options.locator(), jobs: jobs.value, uncertainty: sampling.settings)
         let decoder = input.decoder
-        var carry = carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
+        var carry = log.carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
         var pipeline = BatchPipeline<BatchChunk, BatchChunkOutput>(jobs: jobs.value) { chunk in
             BatchChunkOutput.make(from: chunk, batch: batch, decoder: decoder, geoJSON: geoJSON)
         }

@@ -20,29 +20,13 @@ struct ReportCommand: AsyncParsableCommand {
         """
     )
 
-    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin.")
-    var file: String = "-"
+    @OptionGroup var log: LogOptions
 
     @Option(name: [.short, .customLong("output")], help: "The HTML file to write.")
     var output: String
 
-    @Option(help: "Input format; auto recognises JSON Lines, the phone apps' CSV headers and export folders.")
-    var format: BatchFormat = .auto
-
     @Option(parsing: .unconditional, help: "Chunks of readings located at once.")
     var jobs: JobCount = .allCores
-
-    @Option(parsing: .unconditional, help: "Keep a reading only after this many seconds since the last one kept (or --min-move).")
-    var every: Double?
-
-    @Option(name: .customLong("min-move"), parsing: .unconditional, help: "Keep a reading only after a move of this many metres from the last one kept (or --every).")
-    var minMove: Double?
-
-    @Flag(inversion: .prefixedNo, help: "Carry the calibration of a reading with skyline or landmarks over to the readings after it, until the next such reading.")
-    var carryCalibration = true
-
-    @Option(parsing: .unconditional, help: FixedLocation.help)
-    var location: String?
 
     @OptionGroup var options: LocateOptions
 
@@ -50,14 +34,8 @@ struct ReportCommand: AsyncParsableCommand {
 
     func validate() throws {
         try jobs.validate()
-        if let location { _ = try FixedLocation.parse(location) }
-        guard format != .geojson else { throw ValidationError("--format geojson names an output; report writes HTML") }
+        guard log.format != .geojson else { throw ValidationError("--format geojson names an output; report writes HTML") }
         guard !output.isEmpty else { throw ValidationError("--output must name a file") }
-        do throws(ImportError) {
-            _ = try Thinning(every: every, minMove: minMove).validated()
-        } catch {
-            throw ValidationError("\(error.column ?? "") \(error.message)")
-        }
     }
 
     func run() async throws {
@@ -70,13 +48,12 @@ struct ReportCommand: AsyncParsableCommand {
         if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
             throw InputError("--output \(output): is a directory; name the HTML file to write")
         }
-        var input = try BatchInput(path: file, format: format, thinning: Thinning(every: every, minMove: minMove),
-                                   location: try location.map { try FixedLocation.parse($0) })
+        var input = try log.input()
         let locator = try options.locator(recordsProfile: true)
         let batch = BatchLocator(locator: locator, jobs: jobs.value, uncertainty: sampling.settings)
         let decoder = input.decoder
         let refraction = options.refraction
-        var carry = carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
+        var carry = log.carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
         // Profiles shrink past 10 000 lines, when the page's size starts to matter.
         let points = ReportProfilePoints()
         var pipeline = BatchPipeline<BatchChunk, ReportChunk>(jobs: jobs.value) { chunk in
@@ -102,7 +79,7 @@ struct ReportCommand: AsyncParsableCommand {
         progress.clear()
         if let failure { throw failure }
         let batchSeconds = progress.elapsed
-        let page = ReportPage(title: file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent, rows: rows,
+        let page = ReportPage(title: log.file == "-" ? "stdin" : URL(fileURLWithPath: log.file).lastPathComponent, rows: rows,
                               catalog: locator.catalog, uncertainty: sampling.uncertainty, summary: tally.summary,
                               geocoder: try? Geocoder.default())
         do {

@@ -24,6 +24,13 @@ import Testing
         var rectangles: [String: [(x: Double, width: Double)]] = [:]
         var texts: [String: String] = [:]
         var legend: [String] = []
+        /// The distance axis's tick labels (km) at their x.
+        var distanceTicks: [(x: Double, kilometres: Double)] = []
+        /// SVG units per kilometre along the distance axis.
+        var kilometre: Double? {
+            guard let first = distanceTicks.first, let last = distanceTicks.last, last.kilometres > first.kilometres else { return nil }
+            return (last.x - first.x) / (last.kilometres - first.kilometres)
+        }
 
         init(svg: String) throws {
             let collector = Collector()
@@ -39,6 +46,7 @@ import Testing
         var drawing = Drawing()
         var groups: [String?] = []
         var textID: String?
+        var textX: Double?
         var text = ""
 
         func parser(_ parser: XMLParser, didStartElement name: String, namespaceURI: String?, qualifiedName: String?,
@@ -63,6 +71,7 @@ import Testing
                 }
             case "text":
                 textID = a["id"] ?? groups.last ?? nil
+                textX = a["x"].flatMap(Double.init)
                 text = ""
             default: break
             }
@@ -73,7 +82,13 @@ import Testing
         func parser(_ parser: XMLParser, didEndElement name: String, namespaceURI: String?, qualifiedName: String?) {
             if name == "g" { groups.removeLast() }
             if name == "text" {
-                if textID == "legend" { drawing.legend.append(text) } else if let id = textID { drawing.texts[id] = text }
+                if textID == "legend" {
+                    drawing.legend.append(text)
+                } else if textID == "x-ticks", let x = textX, let km = Double(text) {
+                    drawing.distanceTicks.append((x, km))
+                } else if let id = textID {
+                    drawing.texts[id] = text
+                }
                 textID = nil
             }
         }
@@ -128,6 +143,27 @@ import Testing
         try SharedData.run("rsvg-convert", ["-f", "png", "-o", png.path, svgURL.path])
         let size = try #require(Self.pngSize(try Data(contentsOf: png)))
         #expect(size.width == 960 && size.height == 540)
+    }
+
+    /// A level sightline from 2 950 m into the Eiger's north-face voids, kept unknown: the
+    /// result is the error `terrain-unknown` (4391.6–5856.4 m) and the picture shows why: the
+    /// known terrain up to the void, the void's band ending where the stretch ends, no target.
+    @Test(.enabled(if: SharedData.available(eigerTile)))
+    func aSightlineIntoAnUnknownVoidIsDrawnUpToTheVoid() throws {
+        try #require(SharedData.exists(Self.eigerTile), "\(SharedData.missing(Self.eigerTile))")
+        let intoTheVoid = #"{"location":{"latitude":46.624,"longitude":8.041,"altitude":2950},"orientation":{"heading":208,"pitch":0}}"#
+        let (run, svg) = try Self.plot(intoTheVoid, ["--dem", SharedData.dem.path, "--no-fill-voids"])
+        #expect(run.status == 1 && run.stdout.contains(#""code":"terrain-unknown""#), "\(run.stdout) \(run.stderr)")
+        let drawing = try Drawing(svg: try #require(svg, "no SVG written"))
+        #expect(drawing.circles["target"] == nil)
+        #expect(!drawing.legend.contains("skyline point") && !drawing.legend.contains("hit") && drawing.legend.contains("no data (DEM void)"))
+        #expect(drawing.texts["title"]?.contains("terrain unknown") == true, "\(drawing.texts)")
+        let void = try #require(drawing.rectangles["voids"]?.last)
+        // The distance axis: kilometres from the observer's x to its ticks' spacing.
+        let observer = try #require(drawing.circles["observer"])
+        let kilometre = try #require(drawing.kilometre, "no distance ticks")
+        let start = (void.x - observer.x) / kilometre, end = (void.x + void.width - observer.x) / kilometre
+        #expect(abs(start - 4.39) < 0.1 && abs(end - 5.86) < 0.1, "void band \(start)–\(end) km")
     }
 
     @Test(.enabled(if: SharedData.available(defaultDEM)))

@@ -251,7 +251,7 @@ public struct ProfilePlot: Sendable {
         s += #"<defs><clipPath id="plot-area"><rect x="\#(n(left))" y="\#(n(top))" width="\#(n(right - left))" height="\#(n(bottom - top))"/></clipPath></defs>"# + "\n"
 
         // Heading.
-        s += #"<text x="\#(n(left))" y="22" font-size="15" font-weight="bold" fill="\#(Self.axisColour)">\#(Self.escaped(title))</text>"# + "\n"
+        s += #"<text id="title" x="\#(n(left))" y="22" font-size="15" font-weight="bold" fill="\#(Self.axisColour)">\#(Self.escaped(title))</text>"# + "\n"
         let exaggeration = ((bottom - top) / (y.upper - y.lower)) / ((right - left) / (x.upper - x.lower))
         let subtitle = "Heights less the curvature and refraction drop d²(1−k)/2R, k = \(String(format: "%g", refraction)): "
             + "the ray is straight. Vertical exaggeration ×\(exaggeration.formatted(decimals: exaggeration < 10 ? 1 : 0))."
@@ -371,11 +371,15 @@ public struct ProfilePlot: Sendable {
         entry(#"<line x1="\#(n(x))" y1="\#(n(y))" x2="\#(n(x + 16))" y2="\#(n(y))" stroke="\#(Self.rayColour)" stroke-width="2"/>"#, "ray")
         entry(#"<line x1="\#(n(x))" y1="\#(n(y))" x2="\#(n(x + 16))" y2="\#(n(y))" stroke="\#(Self.eyeLevelColour)" stroke-dasharray="4 3"/>"#, "eye level")
         entry(#"<circle cx="\#(n(x + 8))" cy="\#(n(y))" r="\#(n(Self.markerRadius))" fill="\#(Self.observerColour)"/>"#, "observer")
-        entry(#"<circle cx="\#(n(x + 8))" cy="\#(n(y))" r="\#(n(Self.markerRadius))" fill="\#(Self.targetColour)"/>"#, targetLabel)
+        // Without a target (a sightline into a void kept unknown) there is none to name.
+        let hasTarget = target != nil
+        if hasTarget {
+            entry(#"<circle cx="\#(n(x + 8))" cy="\#(n(y))" r="\#(n(Self.markerRadius))" fill="\#(Self.targetColour)"/>"#, targetLabel)
+        }
         if blockedBy != nil {
             entry(#"<path d="M\#(n(x + 3)),\#(n(y - 5)) L\#(n(x + 13)),\#(n(y + 5)) M\#(n(x + 3)),\#(n(y + 5)) L\#(n(x + 13)),\#(n(y - 5))" stroke="\#(Self.axisColour)" stroke-width="2.5"/>"#, "blocked by terrain")
         }
-        if !targetIsHit {
+        if hasTarget, !targetIsHit {
             entry(#"<line x1="\#(n(x))" y1="\#(n(y))" x2="\#(n(x + 16))" y2="\#(n(y))" stroke="\#(Self.targetColour)" stroke-width="1.5" stroke-dasharray="3 3"/>"#, "line of sight")
         }
         if spread != nil {

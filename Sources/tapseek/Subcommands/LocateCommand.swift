@@ -10,7 +10,8 @@ struct LocateCommand: ParsableCommand {
         discussion: """
             Prints the result JSON (--format geojson: a GeoJSON FeatureCollection of the target, observer, \
             line of sight, ground track and terrain; heights above the WGS84 ellipsoid as RFC 7946 says). \
-            --plot draws the terrain under the ray, the ray and the target into a self-contained SVG. \
+            --plot draws the terrain under the ray, the ray and the target into a self-contained SVG \
+            (for a terrain-unknown error, up to the void). \
             Exit status 0 on a hit or horizon; 1 when the reading cannot be located (its result, status "error" \
             with the code, on stdout), or cannot be read or the plot cannot be written (the reason on stderr, \
             nothing on stdout).
@@ -42,7 +43,7 @@ struct LocateCommand: ParsableCommand {
         let locator = try options.locator(recordsProfile: plot != nil || format == .geojson)
         let result = sampling.settings.map { Self.locate(reading, uncertainty: $0, locator: locator, jobs: jobs.value) } ?? locator.locate(reading)
         // The picture first: if it cannot be written, stdout stays empty.
-        if let plot, result.error == nil { try Self.writePlot(of: result, to: plot) }
+        if let plot, result.error == nil || result.error?.code == .terrainUnknown { try Self.writePlot(of: result, to: plot) }
         var out = OutputBuffer()
         switch format {
         case .json: out.appendJSON(result)
@@ -68,12 +69,15 @@ struct LocateCommand: ParsableCommand {
 
     /// Draws the profile of a located result into an SVG file.
     static func writePlot(of result: LocateResult, to path: String) throws {
-        guard let observer = result.observer, result.status == .hit || result.status == .horizon else {
+        // A sightline into a void kept unknown is drawn up to the void, which shows why.
+        let unknown = result.error?.code == .terrainUnknown
+        guard let observer = result.observer, result.status == .hit || result.status == .horizon || unknown else {
             throw InputError("--plot \(path): the reading has no sightline to draw (it needs an orientation)")
         }
         let target = result.target.map { ProfilePlot.Position(latitude: $0.latitude, longitude: $0.longitude, height: $0.elevation) }
         var title = "Sightline profile"
         if let id = result.id { title += " of \(id)" }
+        if unknown { title += ": terrain unknown in a void of the DEM" }
         if let t = result.target {
             title += result.status == .hit ? ": hit" : ": skyline point"
             title += " at \(String(format: "%.2f", t.distance / 1000)) km, \(String(format: "%.0f", t.elevation)) m"

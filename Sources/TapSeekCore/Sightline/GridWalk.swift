@@ -97,6 +97,9 @@ extension RayPath {
     /// Positions within this many metres are the same: a boundary crossed is left behind by it,
     /// and a crossing closer than half of it ahead is taken as already made.
     static let nudge = 1e-6
+    /// How far outside its grid (cells) the walk's arithmetic may put a track that the grid's own
+    /// test placed inside: rounding in the two is of order 10⁻¹², this is 0.1 mm of a 90 m cell.
+    static let edgeTolerance = 1e-9
 
     /// Walks the ray from slant distance `start` to `end` over the terrain, cell by cell where the
     /// visitor cannot rule terrain out, skipping whole pyramid blocks where it can.
@@ -168,7 +171,11 @@ extension RayPath {
         return grid.heights.withUnsafeBufferPointer { h -> WalkEnd in
             while u < uEnd {
                 let r = row(u + Self.nudge), c = column(u + Self.nudge)
-                guard r >= 0, r <= lastRow, c >= 0, c <= lastColumn else { return .leftData(segment.start + u) }
+                // The grid was chosen as holding this point by its own arithmetic; a track that
+                // runs along the grid's edge may fall a rounding error outside by this one's and
+                // reads the edge (else the walk would step along it a nudge at a time).
+                guard r >= -Self.edgeTolerance, r <= lastRow + Self.edgeTolerance,
+                      c >= -Self.edgeTolerance, c <= lastColumn + Self.edgeTolerance else { return .leftData(segment.start + u) }
                 if let block = left, level < top {
                     let pr = min(MaximumPyramid.block(ofCell: Int(r), level: level + 1), pyramid.blockRows[level + 1] - 1)
                     let pc = min(MaximumPyramid.block(ofCell: Int(c), level: level + 1), pyramid.blockColumns[level + 1] - 1)

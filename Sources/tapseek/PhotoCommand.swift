@@ -46,6 +46,9 @@ struct PhotoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Roll about the optical axis, degrees (then searched ±5° instead of ±10°).")
     var roll: Double?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Degrees of heading searched on either side of the compass's (default 35); 180 searches all around.", valueName: "deg"))
+    var headingSearch: Double?
+
     @Option(help: "Horizontal field of view of the image as displayed, degrees (overrides EXIF's focal length).")
     var fov: Double?
 
@@ -68,6 +71,7 @@ struct PhotoCommand: ParsableCommand {
         if let fov, !(fov > 0 && fov < 180) { throw ValidationError("--fov must be within (0, 180) degrees, got \(fov)") }
         if let pitch, !(pitch.isFinite && (-90...90).contains(pitch)) { throw ValidationError("--pitch must be within −90…90, got \(pitch)") }
         if let heading, !heading.isFinite { throw ValidationError("--heading must be a finite number, got \(heading)") }
+        if let headingSearch, !(headingSearch > 0 && headingSearch.isFinite) { throw ValidationError("--heading-search must be a number of degrees > 0, got \(headingSearch)") }
         if let roll, !roll.isFinite { throw ValidationError("--roll must be a finite number, got \(roll)") }
         if let altitude, !altitude.isFinite { throw ValidationError("--altitude must be a finite number, got \(altitude)") }
         if let annotate {
@@ -99,7 +103,8 @@ struct PhotoCommand: ParsableCommand {
         let files = Self.photos(in: paths)
         let point = try location.map(Self.point)
         let overrides = PhotoOverrides(latitude: point?.0, longitude: point?.1, altitude: altitude, heading: heading,
-                                       headingReference: headingReference.reference, pitch: pitch, roll: roll, horizontalFOV: fov)
+                                       headingReference: headingReference.reference, pitch: pitch, roll: roll, horizontalFOV: fov,
+                                       headingSearch: headingSearch)
         let taps = try tap.map(Self.pixel)
         let annotate = self.annotate
         let uncertainty = sampling.settings

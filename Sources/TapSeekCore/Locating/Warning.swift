@@ -50,6 +50,9 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
         /// Some DEM tiles measure heights from another geoid (EGM2008 for Copernicus) and no grid
         /// of it was at hand to convert them: they are read as if above EGM96.
         case verticalDatum = "vertical-datum"
+        /// A photo's calibration is unambiguous but imprecise: the sentence gives its heading's
+        /// 1-σ, and its covariance carries the imprecision into the taps.
+        case calibrationImprecise = "calibration-imprecise"
         /// A code this version does not know, read from a newer TapSeek's JSON.
         case other = "other"
     }

@@ -14,7 +14,7 @@ struct PhotoCommand: ParsableCommand {
             the compass direction; the skyline found in its pixels is fitted to the DEM's skyline from that position \
             (heading ±35° of the compass's, or all 360° without one; pitch ±25° and roll ±10° unless given). A fit that \
             cannot be trusted is refused: the photo is then "uncalibrated" with a warning saying why. Directories are \
-            read in name order, skipping files that are not JPEG or HEIF by their bytes (a warning on stderr). Prints \
+            read in name order with their sub-folders, skipping files that are not JPEG or HEIF by their bytes (a warning on stderr). Prints \
             one JSON object per photo, in order, also for photos that fail (status "error"). Exit status 0 when every \
             photo has its line; 2 on bad usage.
             """
@@ -122,8 +122,9 @@ struct PhotoCommand: ParsableCommand {
         pending.withLock { $0.close() }
     }
 
-    /// The photos of `paths`: files as given, directories' photos in name order (other files
-    /// skipped with a warning on stderr).
+    /// The photos of `paths`: files as given, directories' photos in name order, sub-folders
+    /// read in turn (a phone's export nests them: `DCIM/100APPLE`), at most ``folderDepth`` deep;
+    /// other files skipped with a warning on stderr.
     static func photos(in paths: [String]) -> [String] {
         var files: [String] = []
         for path in paths {
@@ -132,19 +133,34 @@ struct PhotoCommand: ParsableCommand {
                 files.append(path)
                 continue
             }
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-            for name in names {
+            collect(folder: path, depth: 0, into: &files)
+        }
+        return files
+    }
+
+    /// How many levels of sub-folders `photo DIR` reads.
+    static let folderDepth = 8
+
+    static func collect(folder path: String, depth: Int, into files: inout [String]) {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        for name in names {
                 let file = (path as NSString).appendingPathComponent(name)
                 var sub: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: file, isDirectory: &sub), !sub.boolValue else { continue }
+                guard FileManager.default.fileExists(atPath: file, isDirectory: &sub) else { continue }
+                if sub.boolValue {
+                    if depth < folderDepth {
+                        collect(folder: file, depth: depth + 1, into: &files)
+                    } else {
+                        StandardError.write("tapseek photo: skipped \(file): folders nested more than \(folderDepth) deep are not read")
+                    }
+                    continue
+                }
                 if let head = FileHandle(forReadingAtPath: file)?.readData(ofLength: 64), PhotoMetadata.isPhoto(ArraySlice(head)) {
                     files.append(file)
                 } else {
                     StandardError.write("tapseek photo: skipped \(file): not a JPEG or HEIF photo")
                 }
-            }
         }
-        return files
     }
 
     /// One photo's JSON line (and its annotation when asked).

@@ -40,7 +40,7 @@ let package = Package(
             name: "tapseek",
             dependencies: ["TapSeek", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // The report page's script and style, embedded by scripts/embed-report-resources.sh.
-            exclude: ["Resources"]
+            exclude: ["Report/Resources"]
         ),
 
         // Locating the shared test data and building fixtures; used by every test target.

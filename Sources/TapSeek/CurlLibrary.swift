@@ -37,6 +37,11 @@ struct CurlLibrary: Sendable {
     /// `CURL_GLOBAL_ALL`; `CURLE_OK`; `CURL_ERROR_SIZE`.
     static let globalAll = 3
     static let ok: Int32 = 0
+    /// CURLE_COULDNT_RESOLVE_PROXY, CURLE_COULDNT_RESOLVE_HOST, CURLE_COULDNT_CONNECT (curl.h):
+    /// no connection was made at all.
+    static let couldNotResolveProxy: Int32 = 5
+    static let couldNotResolveHost: Int32 = 6
+    static let couldNotConnect: Int32 = 7
     static let errorBufferSize = 256
 
     let globalInit: @convention(c) (Int) -> Int32

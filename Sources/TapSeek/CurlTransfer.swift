@@ -118,7 +118,12 @@ enum CurlTransfer {
         }
 
         var failure: String?
-        if context.timedOut {
+        if code == CurlLibrary.couldNotResolveHost || code == CurlLibrary.couldNotResolveProxy || code == CurlLibrary.couldNotConnect,
+           context.status == 0 {
+            let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            context.writer.fail(.unreachable(host: request.url.host ?? request.url.absoluteString, resolved: code == CurlLibrary.couldNotConnect,
+                                             detail: detail.isEmpty ? curl.errorText(code).map { String(cString: $0) } ?? "libcurl error \(code)" : detail))
+        } else if context.timedOut {
             failure = "no data for \(request.timeout) s"
         } else if code != CurlLibrary.ok {
             let detail = String(decoding: errorBuffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)

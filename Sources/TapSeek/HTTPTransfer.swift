@@ -17,6 +17,10 @@ enum HTTPTransfer {
         /// 416: the kept part already reaches (or passes) the end; the server's total if given.
         case rangeNotSatisfiable(total: Int64?)
         case failed(String, bytes: Int64, expected: Int64?)
+        /// No connection was made: the host's name did not resolve (`resolved` false: offline,
+        /// or no such host), or no connection to it could be opened. `detail` is the
+        /// transport's own sentence.
+        case unreachable(host: String, resolved: Bool, detail: String)
         case localFailure(String)
         /// The response is longer than the request's `maximumBytes` (announced or sent).
         case tooLarge(bytes: Int64)

@@ -11,13 +11,17 @@ public struct TileFetchError: Error, Sendable, Hashable, CustomStringConvertible
         case httpStatus(Int)
         /// The connection failed or broke off; a `.part` file may be left to resume from.
         case transfer
+        /// No connection could be made: the host's name does not resolve (no network, or no
+        /// such host) or the host cannot be reached.
+        case network
         /// The server sent something that is not a tile.
         case corrupt
         /// The DEM directory could not be written, or gzip could not unpack.
         case local
     }
 
-    /// What went wrong, for callers that react differently (a CLI maps `.usage` to exit 2).
+    /// What went wrong, for callers that react differently (a CLI maps `.usage` to exit 2, and
+    /// ``isNetworkFailure`` to its network status).
     public let kind: Kind
     /// The one-line message, naming the tile, URL or field.
     public let description: String
@@ -27,6 +31,10 @@ public struct TileFetchError: Error, Sendable, Hashable, CustomStringConvertible
         self.kind = kind
         self.description = description
     }
+
+    /// Whether the network failed rather than the request or the data: no connection, or a
+    /// transfer that broke off. Running again later may succeed.
+    public var isNetworkFailure: Bool { kind == .network || kind == .transfer }
 
     static func invalidTileName(_ text: String) -> TileFetchError {
         TileFetchError(.usage, "\"\(text)\" is not a tile name like N27E086 or S38W071")

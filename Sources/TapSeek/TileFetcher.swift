@@ -88,6 +88,9 @@ public struct TileFetcher: Sendable {
             case .failed(let message, let bytes, let expected):
                 let of = expected.map { " of \($0)" } ?? ""
                 throw TileFetchError(.transfer, "\(tile): download from \(url.absoluteString) broke off after \(bytes)\(of) bytes (\(message)); run again to resume")
+            case .unreachable(let host, let resolved, let detail):
+                let what = resolved ? "cannot reach the server: could not connect to \(host)" : "no network: could not resolve host \(host)"
+                throw TileFetchError(.network, "\(tile): \(what) (\(detail)) for \(url.absoluteString); check the connection and run again")
             case .localFailure(let message):
                 throw TileFetchError(.local, "\(tile): \(message)")
             case .tooLarge(let bytes):

@@ -54,8 +54,15 @@ final class URLSessionTransfer: NSObject, URLSessionDataDelegate, Sendable {
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
         let (continuation, outcome, progress) = state.withLock { state in
             // A timeout reads as libcurl's does, the same sentence on every platform.
-            let failure = (error as? URLError)?.code == .timedOut
+            let code = (error as? URLError)?.code
+            let failure = code == .timedOut
                 ? "no data for \(state.writer.request.timeout) s" : error?.localizedDescription
+            // No connection at all reads as libcurl's does too (exit status 3 in the CLI).
+            if let code, let error, ([.cannotFindHost, .dnsLookupFailed, .notConnectedToInternet, .cannotConnectToHost] as [URLError.Code]).contains(code) {
+                let url = state.writer.request.url
+                state.writer.fail(.unreachable(host: url.host ?? url.absoluteString, resolved: code == .cannotConnectToHost,
+                                               detail: error.localizedDescription))
+            }
             let outcome = state.writer.finish(failure: failure)
             defer { state.continuation = nil }
             return (state.continuation, outcome, state.writer.progress)

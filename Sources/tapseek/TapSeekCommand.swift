@@ -23,6 +23,7 @@ struct TapSeekCommand: AsyncParsableCommand {
             DEMCommand.self,
             PolylineCommand.self,
             GeocodeCommand.self,
+            PlacesCommand.self,
         ]
     )
 
@@ -35,7 +36,7 @@ struct TapSeekCommand: AsyncParsableCommand {
     }
 
     /// Runs the command and maps failures onto the interface's exit codes: 1 for bad input
-    /// (one line on stderr), 2 for bad usage, 0 otherwise.
+    /// (one line on stderr), 2 for bad usage, 3 for a network failure, 0 otherwise.
     static func main() async {
         do {
             var command = try parseAsRoot()
@@ -49,6 +50,9 @@ struct TapSeekCommand: AsyncParsableCommand {
         } catch let error as InputError {
             StandardError.write("tapseek: \(error.message)")
             Foundation.exit(1)
+        } catch let error as NetworkError {
+            StandardError.write("tapseek: \(error.message)")
+            Foundation.exit(NetworkError.exitStatus)
         } catch let error as CatalogError {
             StandardError.write("tapseek: \(error.description)")
             Foundation.exit(1)
@@ -74,6 +78,15 @@ struct AnsweredWithError: Error {}
 
 /// Bad input data (as opposed to bad usage): exit status 1 with this one-line message.
 struct InputError: Error {
+    let message: String
+    init(_ message: String) { self.message = message }
+}
+
+/// The network failed (no connection, a host that does not resolve, a transfer broken off):
+/// exit status 3 with this one-line message. Running again later may succeed.
+struct NetworkError: Error {
+    /// The exit status of a network failure (README, *Exit status*).
+    static let exitStatus: Int32 = 3
     let message: String
     init(_ message: String) { self.message = message }
 }

@@ -132,11 +132,25 @@ struct AimCommandTests {
         #expect(result.stdout.isEmpty)
     }
 
+    /// A target off the DEM without an elevation is aimed at on the ellipsoid: direction and
+    /// distance, no `visible` (unknown) unless DEM terrain blocks the way, and the warning
+    /// (issue 38: it was an `outside-dem` error record and nothing else).
+    @Test func aTargetWithoutHeightOffTheDEMIsAimedAtOverTheEllipsoid() throws {
+        // Interlaken from above Grindelwald: the shared tiles end at 8° E.
+        let result = try Self.run([], stdin: #"{"location":{"latitude":46.624,"longitude":8.041,"altitude":2950},"target":{"latitude":46.68387,"longitude":7.86638}}"#)
+        #expect(result.status == 0, "\(result.stderr)")
+        let record = try Self.json(result.stdout)
+        #expect(record["error"] == nil && record["visible"] == nil, "\(record)")
+        #expect((record["azimuth"] as? Double).map { abs($0 - 296.6) < 1 } == true, "\(record)")
+        #expect((record["target"] as? [String: Any])?["elevation"] == nil)
+        #expect((record["warningCodes"] as? [String])?.contains("target-outside-dem") == true)
+    }
+
     /// A request that reads but cannot be answered: the message is in its error record.
-    @Test func aTargetWithoutHeightOffTheDEMIsAnErrorRecord() throws {
-        let result = try Self.run([], stdin: #"{"location":{"latitude":47.33,"longitude":9.41},"target":{"latitude":10,"longitude":10}}"#)
+    @Test func aTargetAtTheObserverIsAnErrorRecord() throws {
+        let result = try Self.run([], stdin: #"{"location":{"latitude":47.33,"longitude":9.41},"target":{"latitude":47.33,"longitude":9.41}}"#)
         #expect(result.status == 1 && result.stderr.isEmpty)
-        #expect(Self.errorMessage(result) == "target (10.0, 10.0) has no elevation and the DEM has none there")
+        #expect(Self.errorMessage(result) == "the target is the observer's own position")
     }
 
     /// The message of a single request's error record on stdout ("" when there is none).

@@ -21,6 +21,23 @@ import TapSeekTestSupport
         }
     }
 
+    /// Issue 38: without a network (here a host that cannot resolve: `.invalid` is reserved,
+    /// RFC 2606), the message says so and the exit status is the network's, 3, not bad input's
+    /// 1; before, it said the download "broke off after 0 bytes … run again to resume".
+    @Test func anUnresolvableHostSaysNoNetworkAndExitsThree() throws {
+        let directory = try SharedData.temporaryDirectory("fetch-offline")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let result = try CLIRunner.run(["dem", "fetch", "N46E008", "N47E009", "--dem", directory.path,
+                                        "--url-template", "http://nonexistent.invalid/{name}.hgt.gz"])
+        #expect(result.status == 3, "stderr: \(result.stderr)")
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderrLines.contains { $0.hasPrefix("tapseek: N46E008: no network: could not resolve host nonexistent.invalid") },
+                "stderr: \(result.stderr)")
+        #expect(!result.stderr.contains("broke off") && !result.stderr.contains("resume"), "stderr: \(result.stderr)")
+        #expect(result.stderrLines.last?.hasPrefix("tapseek: 2 of 2 tile(s) failed: N46E008 N47E009") == true)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).isEmpty, "nothing is left behind")
+    }
+
     /// Issue 10, defect 1: hostile servers and boxes too large to fetch by accident.
     @Suite struct Limits {
         /// Files left in `directory`, with their sizes.
@@ -212,7 +229,8 @@ import TapSeekTestSupport
             let arguments = ["dem", "fetch", "N27E086", "--dem", directory.path, "--url-template", server.url("{name}.hgt")]
 
             let first = try CLIRunner.run(arguments)
-            #expect(first.status == 1)
+            // A transfer broken off is the network's failure: status 3 since issue 38 (was 1).
+            #expect(first.status == 3)
             #expect(first.stderr.contains("broke off after 1000000 of 2884802 bytes"), "stderr: \(first.stderr)")
             #expect(first.stderr.contains("run again to resume"))
 

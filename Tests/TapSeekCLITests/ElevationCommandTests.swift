@@ -28,10 +28,17 @@ struct ElevationCommandTests {
         #expect(r.stdout.contains("\"elevation\":17"))
     }
 
+    /// Finsteraarhorn's summit, a void of N46E008: unknown with `--no-fill-voids`, never 0 m;
+    /// filled (the default), a height near the summit's 4 274 m.
     @Test func voidSaysSoInsteadOfInventingAHeight() throws {
-        let r = try CLIRunner.run(["elevation", "46.5367", "8.1258"] + dem)
+        let r = try CLIRunner.run(["elevation", "46.5367", "8.1258", "--no-fill-voids"] + dem)
         #expect(r.status == 0)
         #expect(r.stdout.contains("\"elevation\":null") && r.stdout.contains("\"reason\":\"void\""))
+        let filled = try CLIRunner.run(["elevation", "46.5367", "8.1258"] + dem)
+        let height = try #require(try json(Substring(filled.stdout.trimmingCharacters(in: .newlines)))["elevation"] as? Double, "\(filled.stdout)")
+        #expect(height > 3900 && height < 4274, "filled summit at \(height) m")
+        #expect(filled.stdout.contains("\"filled\":true"))
+        #expect(!r.stdout.contains("filled"))
         let sea = try CLIRunner.run(["elevation", "10", "-30"] + dem)
         #expect(sea.stdout.contains("\"elevation\":null") && sea.stdout.contains("\"reason\":\"no tile\""))
     }
@@ -65,6 +72,36 @@ struct ElevationCommandTests {
         #expect(records.allSatisfy { $0["error"] == nil }, "\(r.stdout)")
     }
 
+    /// A `lon,lat` file (or `x,y`, `lng,lat`, any order and case, other columns ignored) is
+    /// read by its header's names: the Eiger's post, not a point in Ethiopia (issue 38: the
+    /// header was skipped and the rows read as lat,lon).
+    @Test func batchReadsColumnsByTheHeadersNames() throws {
+        let expected = try CLIRunner.run(["elevation", "--batch"] + dem, stdin: "46.5775,8.0053\n")
+        let height = try json(Substring(expected.stdout.trimmingCharacters(in: .newlines)))["elevation"] as? Double
+        #expect(height.map { $0 > 3000 } == true, "\(expected.stdout)")
+        for input in ["lon,lat\n8.0053,46.5775\n", "X,Y\n8.0053,46.5775\n", "name,lng,elev,LAT\r\nEiger,8.0053,3967,46.5775\r\n",
+                      "\"longitude\",\"latitude\"\n\"8.0053\",\"46.5775\"\n"] {
+            for jobs in ["1", "2"] {
+                let r = try CLIRunner.run(["elevation", "--batch", "--jobs", jobs] + dem, stdin: input)
+                #expect(r.status == 0, "\(r.stderr)")
+                let record = try json(Substring(r.stdout.trimmingCharacters(in: .newlines)))
+                #expect(record["line"] as? Int == 2 && record["latitude"] as? Double == 46.5775 && record["longitude"] as? Double == 8.0053,
+                        "\(input): \(r.stdout)")
+                #expect(record["elevation"] as? Double == height, "\(input): \(r.stdout)")
+            }
+        }
+    }
+
+    /// A header that names no latitude or no longitude column is refused as a whole: status 1,
+    /// one line naming it, nothing on stdout (before issue 38 it was skipped and the rows read
+    /// as lat,lon).
+    @Test func batchRefusesAHeaderWithoutCoordinateColumns() throws {
+        let r = try CLIRunner.run(["elevation", "--batch"] + dem, stdin: "easting,northing\n8.0053,46.5775\n")
+        #expect(r.status == 1)
+        #expect(r.stdout.isEmpty)
+        #expect(r.stderrLines.count == 1 && r.stderr.contains("line 1: header \"easting,northing\" has no latitude column"), "\(r.stderr)")
+    }
+
     /// `elevation LAT,LON` (one argument) is the point `elevation LAT LON`, as `--near` takes it;
     /// before issue 29 it was a usage error.
     @Test func aCommaJoinedPointIsThePoint() throws {
@@ -79,7 +116,7 @@ struct ElevationCommandTests {
     @Test func batchWritesOneLinePerInputLineInOrder() throws {
         let input = "27.988333333,86.925\r\nx\nnot,a number\n91,0\n46.5367, 8.1258\n47.2492,9.3433,5\n-37.9169,178.06"
         for jobs in ["1", "2"] {
-            let r = try CLIRunner.run(["elevation", "--batch", "--jobs", jobs] + dem, stdin: input)
+            let r = try CLIRunner.run(["elevation", "--batch", "--jobs", jobs, "--no-fill-voids"] + dem, stdin: input)
             #expect(r.status == 0, "\(r.stderr)")
             let lines = r.stdout.split(separator: "\n", omittingEmptySubsequences: false).dropLast()
             #expect(lines.count == 7)
@@ -137,6 +174,11 @@ struct ElevationCommandTests {
         let bernese = try #require(tiles.first { $0["file"] as? String == "N46E008.tif" })
         let voids = bernese["voidFraction"] as? Double ?? 0
         #expect(voids > 0.05 && voids < 0.09, "N46E008 void share \(voids)")
+        // Every void of it lies within reach of known terrain: all filled.
+        #expect(abs((bernese["filledFraction"] as? Double ?? 0) - voids) < 1e-5, "\(bernese)")
+        let unfilled = try CLIRunner.run(["dem", "info", SharedData.dem.path, "--format", "json", "--no-fill-voids"])
+        #expect(unfilled.stdout.contains("\"file\":\"N46E008.tif\""))
+        #expect(try unfilled.stdout.split(separator: "\n").map(json).allSatisfy { ($0["filledFraction"] as? Double ?? 1) == 0 })
         let nz = try #require(tiles.first { $0["file"] as? String == "S38E178.hgt.zip" })
         #expect(abs((nz["spacingArcSeconds"] as? Double ?? 0) - 1) < 1e-6)
     }

@@ -25,7 +25,7 @@ struct GeocodeCommandTests {
 
     /// A placemark never mixes regions, never names a town that names a region, and always has
     /// a time zone. 47.25° N 9.36° E lies in Appenzell Innerrhoden; its nearest town, Wildhaus,
-    /// lies in St. Gallen (Wikipedia), so St. Gallen's district is not its sub-area. Mt
+    /// lies in St. Gallen (Wikipedia), so neither it nor St. Gallen's district names it. Mt
     /// Hikurangi (Gisborne) is 68.7 km from Opotiki (Bay of Plenty), the South Pole 1 357 km
     /// from McMurdo: beyond 50 km there is no locality. The North Pole has the nautical zone
     /// of its longitude (15° zones centred on multiples of 15°: 100° E is UTC+7, Etc/GMT-7).
@@ -35,9 +35,10 @@ struct GeocodeCommandTests {
             #expect(result.status == 0, "\(result.stderr)")
             return try object(result.stdout.split(separator: "\n").first ?? "")
         }
+        // Since issue 38 the locality is a town of the point's region: Gonten, not Wildhaus.
         let border = try placemark("47.25", "9.36")
-        #expect(border["administrativeArea"] as? String == "Appenzell Innerrhoden" && border["locality"] as? String == "Wildhaus")
-        #expect(border["subAdministrativeArea"] == nil, "\(border)")
+        #expect(border["administrativeArea"] as? String == "Appenzell Innerrhoden" && border["locality"] as? String == "Gonten", "\(border)")
+        #expect(border["subAdministrativeArea"] as? String == "Appenzell Inner Rhodes", "\(border)")
         let appenzell = try placemark("47.33", "9.41")
         #expect(appenzell["locality"] as? String == "Appenzell" && appenzell["subAdministrativeArea"] != nil, "\(appenzell)")
         let hikurangi = try placemark("-37.9169", "178.06")
@@ -168,6 +169,20 @@ struct GeocodeCommandTests {
         #expect(records[1]["error"] != nil)
         let nan = try run(["--batch", "--index", Self.index.path], stdin: "nan,0\n")
         #expect(try nan.stdout.split(separator: "\n").map { try object($0)["line"] as? Int } == [1])
+    }
+
+    /// An `x,y` (lon/lat) file is read by its header's names: the Eiger's point is in
+    /// Switzerland, not in Ethiopia (issue 38: the header was skipped, the rows read as lat,lon).
+    @Test func batchReadsColumnsByTheHeadersNames() throws {
+        for input in ["x,y\n8.0053,46.5775\n", "lon,lat,name\n8.0053,46.5775,Eiger\n"] {
+            let result = try run(["--batch", "--index", Self.index.path], stdin: input)
+            #expect(result.status == 0, "\(result.stderr)")
+            let record = try object(Substring(result.stdout.trimmingCharacters(in: .newlines)))
+            #expect(record["isoCountryCode"] as? String == "CH" && record["latitude"] as? Double == 46.5775, "\(result.stdout)")
+        }
+        let refused = try run(["--batch", "--index", Self.index.path], stdin: "a,b\n8,46\n")
+        #expect(refused.status == 1 && refused.stdout.isEmpty && refused.stderrLines.count == 1, "\(refused.stderr)")
+        #expect(refused.stderr.contains("header \"a,b\""))
     }
 
     /// `geocode LAT,LON` is the point `geocode LAT LON`, as `--near` takes it.

@@ -102,9 +102,12 @@ import Testing
     @Test(.enabled(if: SharedData.available(eigerTile)))
     func eigerPlotShowsTheVoidBeforeTheHitAndRenders() throws {
         try #require(SharedData.exists(Self.eigerTile), "\(SharedData.missing(Self.eigerTile))")
-        let (run, svg) = try Self.plot(Self.eiger, ["--dem", SharedData.dem.path])
+        // From 4 600 m, above the tile's highest post, down over the Eiger's north-face voids
+        // (kept unknown) onto known terrain beyond them.
+        let overTheVoids = #"{"location":{"latitude":46.65,"longitude":8.06,"altitude":4600},"orientation":{"heading":200,"pitch":-6}}"#
+        let (run, svg) = try Self.plot(overTheVoids, ["--dem", SharedData.dem.path, "--no-fill-voids"])
         #expect(run.status == 0, "\(run.stderr)")
-        let plain = try CLIRunner.run(["locate", "-", "--dem", SharedData.dem.path], stdin: Self.eiger)
+        let plain = try CLIRunner.run(["locate", "-", "--dem", SharedData.dem.path, "--no-fill-voids"], stdin: overTheVoids)
         #expect(run.stdout == plain.stdout, "--plot leaves the result unchanged")
 
         let drawing = try Drawing(svg: try #require(svg, "no SVG written"))

@@ -26,10 +26,20 @@ struct SearchCommandTests {
         #expect(!swiss.isEmpty && swiss.allSatisfy { $0["isoCountryCode"] as? String == "CH" })
     }
 
-    @Test(arguments: [[""], ["   "], ["xqzzvwk"], ["!!!"]])
+    @Test(arguments: [[""], ["   "], ["!!!"]])
     func emptyOrAbsurdQueriesPrintNothing(_ query: [String]) throws {
         let result = try CLIRunner.run(["search"] + query)
         #expect(result.status == 0 && result.stdout.isEmpty && result.stderr.isEmpty, "\(result.stderr)")
+    }
+
+    /// Without a places index (an empty data directory first), a name no locality has says
+    /// where summits come from, on stderr (issue 39); stdout stays empty and the run succeeds.
+    @Test func aNameNothingMatchesSaysWhereSummitsComeFromWhenNoPlacesAreImported() throws {
+        let empty = try SharedData.temporaryDirectory("no-places")
+        defer { try? FileManager.default.removeItem(at: empty) }
+        let result = try CLIRunner.run(["search", "xqzzvwk"], environment: ["TAPSEEK_DATA": empty.path, "XDG_DATA_HOME": empty.path])
+        #expect(result.status == 0 && result.stdout.isEmpty)
+        #expect(result.stderrLines.count == 1 && result.stderr.contains("places import"))
     }
 
     @Test(arguments: [["Bern", "--near", "abc"], ["Bern", "--near", "91,0"], ["Bern", "--limit", "0"],

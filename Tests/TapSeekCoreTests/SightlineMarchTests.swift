@@ -262,18 +262,27 @@ struct SightlineMarchTests {
     // MARK: - Voids and missing data
 
     /// A void band under a descending ray: the ray sinks below the (unknown) ground inside the
-    /// void, never hits there, and meets the known terrain at the void's far side.
-    @Test func rayOverVoidNeverHitsAtSeaLevel() {
+    /// void, so it met the terrain somewhere in the void: the answer is "terrain unknown" over
+    /// the void's stretch, never a hit at sea level and never one on the void's far rim, which
+    /// lies above the ray (before issue 38 the far rim was the hit, off the sightline).
+    @Test func rayThatSinksInsideAVoidIsTerrainUnknownNeverAHitOnTheFarRim() {
         let latitude = 46.0, longitude = 7.5, spacing = 0.001
         let voidStart = latitude + 0.02, voidEnd = latitude + 0.06
         let grid = Self.grid(north: latitude + 0.1, west: longitude - 0.01, spacing: spacing, rows: 111, columns: 21) { lat, _ in
             lat > voidStart && lat < voidEnd ? .nan : 1000
         }
         let result = Self.march(latitude: latitude, longitude: longitude, eyeMSL: 1200, azimuth: 0, elevation: -3, over: grid)
-        #expect(result.outcome == .hit)
+        #expect(result.outcome == .terrainUnknown)
         #expect(result.crossedVoid)
-        #expect(result.elevation == 1000)
-        #expect(result.latitude >= voidEnd)
+        #expect(result.elevation.isNaN)
+        // The cells with a void post: from the last known post, 0.020° north, to the first
+        // known one again, 0.060° north (about 111.1 km a degree there).
+        let stretch = result.unknownStretch ?? 0...0
+        let metresPerDegree = 111_150.0
+        #expect(abs(stretch.lowerBound - 0.020 * metresPerDegree) < 20 && abs(stretch.upperBound - 0.060 * metresPerDegree) < 20, "\(stretch)")
+        // Known terrain where the ray is still above it: a hit on the terrain, on the ray.
+        let short = Self.march(latitude: latitude, longitude: longitude, eyeMSL: 1050, azimuth: 0, elevation: -3, over: grid)
+        #expect(short.outcome == .hit && short.elevation == 1000 && short.latitude < voidStart)
     }
 
     @Test func allVoidGridHasNoTerrain() {

@@ -8,7 +8,7 @@ import TapSeekTestSupport
 /// data's README lists for each summit (official height → SRTM post), i.e. independent truth.
 @Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"))
 struct ElevationCatalogTests {
-    static let catalog: ElevationCatalog? = try? ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal)
+    static let catalog: ElevationCatalog? = try? ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal, fillsVoids: false)
 
     func sampler() throws -> TerrainSampler {
         let catalog = try #require(Self.catalog, Comment(rawValue: SharedData.missing(SharedData.dem)))
@@ -102,7 +102,7 @@ struct ElevationCatalogTests {
     @Test func webMercatorCopyAgreesWithTheHGTTile() throws {
         let directory = try SharedData.temporaryDirectory("mercator")
         defer { try? FileManager.default.removeItem(at: directory) }
-        let hgt = try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal)
+        let hgt = try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal, fillsVoids: false)
         let hgtIndex = try #require(hgt.tiles.firstIndex { $0.path.hasSuffix("N43E006.hgt") })
         let reference = try #require(hgt.grid(tile: hgtIndex))
         let mercatorIndex = try #require(hgt.tiles.firstIndex { $0.path.hasSuffix("N43E006_3857.tiff") })
@@ -142,8 +142,8 @@ struct ElevationCatalogTests {
             try SharedData.run("gdal_translate", ["-q", "-of", "GTiff", "-srcwin"] + window.map(String.init)
                 + [source.path, quarters.appendingPathComponent("\(name).tif").path])
         }
-        var a = TerrainSampler(catalog: try ElevationCatalog(directory: whole.path, rasterReader: .gdal))
-        var b = TerrainSampler(catalog: try ElevationCatalog(directory: quarters.path, rasterReader: .gdal))
+        var a = TerrainSampler(catalog: try ElevationCatalog(directory: whole.path, rasterReader: .gdal, fillsVoids: false))
+        var b = TerrainSampler(catalog: try ElevationCatalog(directory: quarters.path, rasterReader: .gdal, fillsVoids: false))
         var generator = SplitMix64(seed: 9)
         var compared = 0
         let seam = 9.0 + 601.0 / 1200.0 - 0.5 / 1200.0

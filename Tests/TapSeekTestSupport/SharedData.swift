@@ -16,6 +16,8 @@ public enum SharedData {
     public static let root = projectRoot.deletingLastPathComponent().appendingPathComponent("shared")
     /// Real SRTM-family tiles.
     public static let dem = root.appendingPathComponent("dem")
+    /// A real GeoNames country dump (Switzerland), `CH.txt`.
+    public static let gazetteer = root.appendingPathComponent("gazetteer/CH.txt")
     /// Real phone-app exports.
     public static let sensorLogs = root.appendingPathComponent("sensorlogs")
 

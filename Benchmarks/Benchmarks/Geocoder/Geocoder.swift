@@ -7,7 +7,7 @@
 //
 // Targets (geocoding issue): index opened in ≤ 20 ms; ≥ 2 million look-ups/s per core.
 // `tapseek geocode --batch` (≥ 1 million points/s end to end) is timed from the shell; see the
-// report in docs/data-sources.md ("Geocoding", "Speed").
+// report in docs/guides/performance.md ("The geocoder, in detail").
 
 import Benchmark
 import Foundation

@@ -3,7 +3,7 @@ import Foundation
 /// Whole look-ups answered by one descent: wherever the time zone, country and region are the
 /// same all over a cell, a ``QuadGrid`` cell of the answer tree says so, and names the few
 /// places (at most six in all but a few cells) that can be nearest anywhere in it. Built by
-/// `AnswerTree` in scripts/build_geocoder_index.py, which documents how the cells and their
+/// `AnswerTree` in scripts/geocoder_index/answer_tree.py, which documents how the cells and their
 /// candidates are chosen; a look-up there reads one record instead of two zone layers, the region
 /// layer and a k-d tree. Where only the region varies over a cell (a region's border crosses it,
 /// or the region comes from the nearest-border search, as in territorial waters) the answer says

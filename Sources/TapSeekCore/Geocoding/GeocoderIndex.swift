@@ -65,6 +65,8 @@ public struct GeocoderIndex: Sendable {
     private let nauticalZones: [Int32]
     /// Owner number of the country each region belongs to, or −1.
     private let regionCountry: [Int]
+    /// Whether a place's district names another region (``RegionNameMatcher``).
+    private let regionNameMatcher: RegionNameMatcher
     /// The `META` section: build parameters and the sources' versions, as JSON text.
     public let metadata: String
 
@@ -127,6 +129,7 @@ public struct GeocoderIndex: Sendable {
             return Int32(names.firstIndex(of: name) ?? -1)
         }
         regionCountry = parts.regionCountry
+        regionNameMatcher = RegionNameMatcher(names: parts.regionNames, countries: parts.regionCountry)
         metadata = parts.metadata
     }
 
@@ -369,22 +372,61 @@ public struct GeocoderIndex: Sendable {
         return Int32(region ?? -1)
     }
 
-    /// Sets the nearest place as the locality when it lies within ``localityRadius``, and
-    /// whether it lies in the point's region (its district, `subAdministrativeArea`, names the
-    /// point only then: a town across a regional border has another region's district).
+    /// Sets the locality: the nearest place within ``localityRadius`` that lies in the point's
+    /// region, with its district as `subAdministrativeArea`. A town across a regional border is
+    /// no locality (issue 38: the Eiffel Tower's nearest town, Neuilly-sur-Seine, lies in
+    /// Hauts-de-Seine, not in Paris): the nearest town of the point's own region within the
+    /// radius is taken instead, and when there is none, no locality. Where the point's region is
+    /// unknown, the nearest place is the locality, its district given when it lies in no region
+    /// either.
     @inline(__always) private func setPlace(_ reference: inout PlacemarkReference, _ raw: UnsafeRawBufferPointer,
                                             _ q: SIMD3<Double>, _ hit: PlaceTree.Hit?) {
         guard let hit else { return }
-        let at = places.unitVector(raw, hit.index)
-        let distance = Ellipsoid.wgs84.lambertDistance(q, at)
+        let c = Int(reference.country)
+        var place = hit.index
+        var at = places.unitVector(raw, place)
+        var distance = Ellipsoid.wgs84.lambertDistance(q, at)
         guard distance <= Self.localityRadius else { return }
-        reference.place = Int32(hit.index)
+        let inRegion = InRegion(index: self, raw: raw, region: reference.region, country: c)
+        if !inRegion.accepts(place) {
+            guard reference.region >= 0 else {
+                reference.place = Int32(place)
+                reference.localityDistance = distance
+                reference.placeInRegion = false
+                return
+            }
+            // The chord of the locality radius, with room for rounding: the Lambert distance
+            // below decides.
+            let chord = Float(2 * sin(Self.localityRadius / (2 * Ellipsoid.wgs84.semiMajorAxis)) * 1.01)
+            guard let own = places.nearest(raw, to: q, in: countryPlaces[c], within: chord * chord, accepting: inRegion) else { return }
+            place = own.index
+            at = places.unitVector(raw, place)
+            distance = Ellipsoid.wgs84.lambertDistance(q, at)
+            guard distance <= Self.localityRadius else { return }
+        }
+        reference.place = Int32(place)
         reference.localityDistance = distance
-        // The place's position from its reduced unit vector: reduced latitude β, tan φ = tan β/(1 − f).
-        let latitude = degrees(atan(tan(asin(max(-1, min(1, at.z)))) / (1 - Ellipsoid.wgs84.flattening)))
-        let longitude = degrees(atan2(at.y, at.x))
-        reference.placeInRegion = region(ofPlaceAt: raw, latitude: latitude, longitude: longitude,
-                                         country: Int(reference.country)) == reference.region
+        reference.placeInRegion = true
+    }
+
+    /// Places that lie in a region: by the region layer at their position, and by their
+    /// district's name, which must not name another region of the country (the layer's
+    /// generalised borders put towns just outside a small region inside it).
+    private struct InRegion: PlaceFilter {
+        let index: GeocoderIndex
+        let raw: UnsafeRawBufferPointer
+        let region: Int32
+        let country: Int
+
+        func accepts(_ i: Int) -> Bool {
+            let at = index.places.unitVector(raw, i)
+            // The place's position from its reduced unit vector: reduced latitude β, tan φ = tan β/(1 − f).
+            let latitude = degrees(atan(tan(asin(max(-1, min(1, at.z)))) / (1 - Ellipsoid.wgs84.flattening)))
+            let longitude = degrees(atan2(at.y, at.x))
+            guard index.region(ofPlaceAt: raw, latitude: latitude, longitude: longitude, country: country) == region else { return false }
+            guard region >= 0, let district = index.utf8(raw, index.places.strings(raw, i).admin2) else { return true }
+            return !index.regionNameMatcher.namesAnotherRegion(district, region: region, country: country)
+        }
     }
 
     /// The region of country `c` at a place's position: the answer tree's where it answers for
@@ -395,6 +437,31 @@ public struct GeocoderIndex: Sendable {
             if region != AnswerTree.askRegionLayer { return region }
         }
         return region(raw, latitude: latitude, longitude: longitude, country: c)
+    }
+
+    // MARK: Land regions, for maps
+
+    /// The first-level regions whose polygons hold the points (`latitude`, `longitudes[i]`), as
+    /// region numbers into `owners`, −1 where none does. Natural Earth's admin-1 polygons end at
+    /// the coast, so −1 is water: unlike ``placemark(latitude:longitude:)``, no territorial sea
+    /// and no fringe. One pass over a row of a picture (``BorderMap``).
+    /// - Precondition: `latitude` within ±90, longitudes finite; `owners.count == longitudes.count`.
+    func landRegions(latitude: Double, longitudes: [Double], into owners: inout [Int32]) {
+        withBytes { raw in
+            for (i, longitude) in longitudes.enumerated() {
+                owners[i] = Int32(regionLayer.owner(raw, x: normalizedLongitude(longitude), y: latitude, accept: { _ in true }) ?? -1)
+            }
+        }
+    }
+
+    /// Name of region `r` (Natural Earth admin-1), nil when unnamed or out of range.
+    func regionName(_ r: Int) -> String? { r >= 0 && r < regionNames.count ? regionNames[r] : nil }
+
+    /// ISO code and name of the country region `r` belongs to, nil when none.
+    func regionCountryCodeAndName(_ r: Int) -> (code: String, name: String?)? {
+        guard r >= 0, r < regionCountry.count, regionCountry[r] >= 0 else { return nil }
+        let c = regionCountry[r]
+        return (countryCodes[c], countryNames[c])
     }
 
     /// Whether the answer tree answers at a point (valid and wrapped), for tests.

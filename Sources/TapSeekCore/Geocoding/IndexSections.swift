@@ -1,6 +1,6 @@
 import Foundation
 
-/// The section directory of a geocoder index file, as `scripts/build_geocoder_index.py` writes
+/// The section directory of a geocoder index file, as `scripts/geocoder_index/writer.py` writes
 /// it (the two must change together; the format version guards that).
 ///
 /// Layout, little-endian: the 8 bytes `TSGEOIDX`, a `UInt32` format version, a `UInt32` section

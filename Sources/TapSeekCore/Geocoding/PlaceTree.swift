@@ -47,12 +47,19 @@ struct PlaceTree: Sendable {
 
     /// The place nearest to the point whose reduced unit vector is `q`, among records `range`.
     func nearest(_ raw: UnsafeRawBufferPointer, to q: SIMD3<Double>, in range: Range<Int>) -> Hit? {
+        nearest(raw, to: q, in: range, within: .infinity, accepting: AnyPlace())
+    }
+
+    /// The nearest place that `filter` accepts, among records `range`, no farther than the
+    /// squared chord `within2`; `filter` is asked only about places nearer than the best so far.
+    func nearest<F: PlaceFilter>(_ raw: UnsafeRawBufferPointer, to q: SIMD3<Double>, in range: Range<Int>,
+                                 within within2: Float, accepting filter: F) -> Hit? {
         guard !range.isEmpty, range.lowerBound >= 0, range.upperBound <= count, let base = raw.baseAddress else { return nil }
-        var best = Hit(index: -1, chord2: .infinity)
+        var best = Hit(index: -1, chord2: within2)
         let q4 = SIMD4<Float>(Float(q.x), Float(q.y), Float(q.z), 0)
         // Every record the search reads lies in `range`, checked above to lie in the section: it
         // reads them through a plain pointer, without a bounds and overflow check per record.
-        search(Records(base: base + search), q4, range.lowerBound, range.upperBound, offsets: .zero, reach2: 0, &best)
+        search(Records(base: base + search), q4, range.lowerBound, range.upperBound, offsets: .zero, reach2: 0, filter, &best)
         return best.index >= 0 ? best : nil
     }
 
@@ -69,19 +76,19 @@ struct PlaceTree: Sendable {
     /// distance of Arya and Mount (1993), so that a box is skipped when it lies farther than the
     /// best place so far, not only when the splitting plane does. A far query (the north of
     /// Canada, hundreds of kilometres from any town) otherwise opens most of the tree.
-    private func search(_ records: Records, _ q: SIMD4<Float>, _ lo: Int, _ hi: Int,
-                        offsets: SIMD4<Float>, reach2: Float, _ best: inout Hit) {
+    private func search<F: PlaceFilter>(_ records: Records, _ q: SIMD4<Float>, _ lo: Int, _ hi: Int,
+                                        offsets: SIMD4<Float>, reach2: Float, _ filter: F, _ best: inout Hit) {
         if hi &- lo <= bucket {
             var i = lo
             while i < hi {
-                consider(records[i], q, i, &best)
+                consider(records[i], q, i, filter, &best)
                 i &+= 1
             }
             return
         }
         let mid = (lo &+ hi) >> 1
         let split = records[mid]
-        consider(split, q, mid, &best)
+        consider(split, q, mid, filter, &best)
         // The axis is stored as a Float (0, 1 or 2); a damaged one (NaN, huge) must not trap the
         // conversion to Int, so it is compared instead.
         let axis = split.w >= 2 ? 2 : split.w >= 1 ? 1 : 0
@@ -93,22 +100,22 @@ struct PlaceTree: Sendable {
         far[axis] = d
         let farReach2 = max(0, reach2 - offsets[axis] * offsets[axis] + d * d) * (1 - 1e-5)
         if d < 0 {
-            search(records, q, lo, mid, offsets: offsets, reach2: reach2, &best)
-            if farReach2 <= best.chord2 { search(records, q, mid &+ 1, hi, offsets: far, reach2: farReach2, &best) }
+            search(records, q, lo, mid, offsets: offsets, reach2: reach2, filter, &best)
+            if farReach2 <= best.chord2 { search(records, q, mid &+ 1, hi, offsets: far, reach2: farReach2, filter, &best) }
         } else {
-            search(records, q, mid &+ 1, hi, offsets: offsets, reach2: reach2, &best)
-            if farReach2 <= best.chord2 { search(records, q, lo, mid, offsets: far, reach2: farReach2, &best) }
+            search(records, q, mid &+ 1, hi, offsets: offsets, reach2: reach2, filter, &best)
+            if farReach2 <= best.chord2 { search(records, q, lo, mid, offsets: far, reach2: farReach2, filter, &best) }
         }
     }
 
     /// Takes place `i` at `p` if it is nearer than the best so far, or as near with a smaller
     /// record number: the answer is the same whatever order places are met in (the k-d search
     /// and ``nearest(_:to:candidates:)`` meet them differently).
-    @inline(__always) private func consider(_ p: SIMD4<Float>, _ q: SIMD4<Float>, _ i: Int, _ best: inout Hit) {
+    @inline(__always) private func consider<F: PlaceFilter>(_ p: SIMD4<Float>, _ q: SIMD4<Float>, _ i: Int, _ filter: F, _ best: inout Hit) {
         var e = p - q
         e.w = 0
         let d2 = (e * e).sum()
-        if d2 < best.chord2 || (d2 == best.chord2 && i < best.index) { best = Hit(index: i, chord2: d2) }
+        if d2 < best.chord2 || (d2 == best.chord2 && (best.index < 0 || i < best.index)), filter.accepts(i) { best = Hit(index: i, chord2: d2) }
     }
 
     /// The nearest of the places whose `UInt32` record numbers fill the byte range `candidates`
@@ -123,7 +130,7 @@ struct PlaceTree: Sendable {
         while at < candidates.upperBound {
             let i = Int(raw.loadUnaligned(fromByteOffset: at, as: UInt32.self))
             guard i < count else { return nil }
-            consider(records[i], q4, i, &best)
+            consider(records[i], q4, i, AnyPlace(), &best)
             at &+= 4
         }
         return best.index >= 0 ? best : nil
@@ -140,4 +147,15 @@ struct PlaceTree: Sendable {
         let at = records + Self.recordSize * i
         return (raw.loadUnaligned(fromByteOffset: at, as: UInt32.self), raw.loadUnaligned(fromByteOffset: at + 4, as: UInt32.self))
     }
+}
+
+/// Which places a search may answer (``PlaceTree/nearest(_:to:in:within:accepting:)``).
+protocol PlaceFilter {
+    /// Whether record `i` may be the answer.
+    func accepts(_ i: Int) -> Bool
+}
+
+/// Every place: the plain nearest-place search.
+struct AnyPlace: PlaceFilter {
+    @inline(__always) func accepts(_ i: Int) -> Bool { true }
 }

@@ -2,7 +2,7 @@
 ///
 /// Every field is optional: nil means unknown, and the JSON encoding then leaves the key out
 /// (synthesised `Codable` uses `encodeIfPresent`). Sources and their known gaps are in
-/// docs/data-sources.md.
+/// docs/guides/data.md.
 public struct Placemark: Sendable, Hashable, Codable {
     // The stored properties are built by the memberwise initialiser the compiler synthesises,
     // which the public one below calls: Swift 6.3 builds a struct of four or more strings that
@@ -29,7 +29,9 @@ public struct Placemark: Sendable, Hashable, Codable {
     public var ocean: Optional<String>
     /// Name of a lake or river; always nil (no inland-water data offline).
     public var inlandWater: Optional<String>
-    /// A street address or point of interest; always nil (no such data offline).
+    /// The named natural feature the point lies on — a summit's top or upper flank, a lake, a
+    /// pass, a glacier — from the imported GeoNames gazetteer (``FeatureNaming``); nil when no
+    /// feature is close enough, or none is imported.
     public var name: Optional<String>
     /// IANA time zone (`"Europe/Zurich"`; `"Etc/GMT-3"` on the open ocean), as CLPlacemark's
     /// `timeZone` names it.
@@ -41,18 +43,31 @@ public struct Placemark: Sendable, Hashable, Codable {
     /// Distance from the point to ``locality``, metres along the WGS84 ellipsoid (Lambert's
     /// formula to the place's coordinates as stored, within a metre below 100 km).
     public var localityDistance: Optional<Double>
+    /// GeoNames' feature code of ``name`` (`MT`, `PK`, `LK`, `GLCR`, `PASS`…).
+    public var nameKind: Optional<String>
+    /// Metres (horizontal) from the point to ``name``'s GeoNames coordinates.
+    public var nameDistance: Optional<Double>
 }
 
 extension Placemark {
     /// A placemark with the given fields; nil (the default) leaves one unknown.
     public init(isoCountryCode: String? = nil, country: String? = nil, administrativeArea: String? = nil,
                 subAdministrativeArea: String? = nil, locality: String? = nil, localityDistance: Double? = nil,
-                ocean: String? = nil, inlandWater: String? = nil, name: String? = nil, timeZone: String? = nil,
-                alsoClaimedBy: [String]? = nil) {
+                ocean: String? = nil, inlandWater: String? = nil, name: String? = nil, nameKind: String? = nil,
+                nameDistance: Double? = nil, timeZone: String? = nil, alsoClaimedBy: [String]? = nil) {
         self.init(isoCountryCode: isoCountryCode, country: country, administrativeArea: administrativeArea,
                   subAdministrativeArea: subAdministrativeArea, locality: locality, ocean: ocean,
                   inlandWater: inlandWater, name: name, timeZone: timeZone, alsoClaimedBy: alsoClaimedBy,
-                  localityDistance: localityDistance)
+                  localityDistance: localityDistance, nameKind: nameKind, nameDistance: nameDistance)
+    }
+
+    /// This placemark with the feature named (``FeatureNaming``): `name`, `nameKind`,
+    /// `nameDistance`, and for a lake `inlandWater` too, as `CLPlacemark` names it.
+    public mutating func setFeature(_ feature: FeatureName) {
+        name = feature.name
+        nameKind = feature.featureCode
+        nameDistance = feature.distance
+        if feature.kind == .lake { inlandWater = feature.name }
     }
 
     /// The known keys only, in the interface's order; ``localityDistance`` to the metre.
@@ -67,6 +82,8 @@ extension Placemark {
         try c.encodeIfPresent(ocean, forKey: .ocean)
         try c.encodeIfPresent(inlandWater, forKey: .inlandWater)
         try c.encodeIfPresent(name, forKey: .name)
+        try c.encodeIfPresent(nameKind, forKey: .nameKind)
+        try c.encodeIfPresent(nameDistance.map { FixedDecimal($0, places: 0) }, forKey: .nameDistance)
         try c.encodeIfPresent(timeZone, forKey: .timeZone)
         try c.encodeIfPresent(alsoClaimedBy, forKey: .alsoClaimedBy)
     }

@@ -42,3 +42,23 @@ extension ImportError {
         self.init(.unreadable, error.message)
     }
 }
+
+extension ImportedRecord {
+    /// The record with its reading's position replaced by `location` (when given): the
+    /// readings of a log recorded at a known spot (`batch --location`).
+    func relocated(to location: Reading.Location?) -> ImportedRecord {
+        guard let location, case .success(var reading) = result else { return self }
+        reading.location = location
+        return ImportedRecord(line: line, time: time, result: .success(reading))
+    }
+}
+
+/// Records of another source, each placed at one fixed position (``ImportedRecord/relocated(to:)``).
+struct RelocatedRecords<Base: ImportedRecordSource>: ImportedRecordSource {
+    var base: Base
+    let location: Reading.Location
+
+    mutating func next() throws(ImportError) -> ImportedRecord? {
+        try base.next()?.relocated(to: location)
+    }
+}

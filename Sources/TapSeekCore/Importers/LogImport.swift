@@ -4,13 +4,31 @@ import Foundation
 /// of `tapseek batch`. JSON Lines are not imported here: their lines go to ``ReadingDecoder``.
 public enum LogImport {
     /// Opens the log at `path`: a file, or a Sensor Logger / phyphox export folder or zip.
+    /// - Parameter location: the position of every record, replacing the log's own (a log
+    ///   recorded at a known spot; a Sensor Logger export then needs no `Location.csv`).
     /// - Throws: `.unsupportedLog` when the path does not hold that format (or is JSON Lines),
     ///   `.unreadable` when it cannot be read.
-    public static func open(path: String, format: LogFormat) throws(ImportError) -> any ImportedRecordSource {
+    public static func open(path: String, format: LogFormat, location: Reading.Location? = nil) throws(ImportError) -> any ImportedRecordSource {
+        relocated(try open(path: path, format: format, fixedLocation: location), to: location)
+    }
+
+    /// Opens a single stream (a file or standard input) of a single-file format; `location` as
+    /// for ``open(path:format:location:)``.
+    public static func open(lines: LineReader, format: LogFormat, phyphoxTimeline: PhyphoxTimeline? = nil,
+                            location: Reading.Location?) throws(ImportError) -> any ImportedRecordSource {
+        relocated(try open(lines: lines, format: format, phyphoxTimeline: phyphoxTimeline), to: location)
+    }
+
+    private static func relocated(_ records: some ImportedRecordSource, to location: Reading.Location?) -> any ImportedRecordSource {
+        guard let location else { return records }
+        return RelocatedRecords(base: records, location: location)
+    }
+
+    private static func open(path: String, format: LogFormat, fixedLocation: Reading.Location?) throws(ImportError) -> any ImportedRecordSource {
         if let members = try members(path: path) {
             switch format {
             case .sensorlogger:
-                return try SensorLoggerImporter(members: members)
+                return try SensorLoggerImporter(members: members, fixedLocation: fixedLocation)
             case .phyphox:
                 guard let location = members.member(named: "Location.csv") else {
                     throw ImportError(.unsupportedLog, "\(path): phyphox export has no Location.csv")

@@ -17,6 +17,8 @@ import Foundation
 ///   Altitude: `altitudeAboveMeanSeaLevel` (`.msl`) when present, else `altitude` (WGS84
 ///   ellipsoid, `.ellipsoid`).
 /// - Without `Orientation.csv`, `Location.csv` drives: location-only records.
+/// - With a fixed location (`batch --location`, a log recorded at a known spot), every record
+///   takes it and `Location.csv` is not needed.
 /// - `time` is UTC epoch nanoseconds in every file.
 ///
 /// Memory stays bounded: both files stream, and only the two fixes around the current time are kept.
@@ -34,34 +36,50 @@ public struct SensorLoggerImporter: ImportedRecordSource {
     /// The farthest, in seconds, a record may be from the fix whose position it takes.
     public let maximumFixDistance: Double
     private var orientation: OrientationRows?
-    private var locations: LocationRows
+    /// Nil only with a fixed location.
+    private var locations: LocationRows?
+    /// The position of every record, when given.
+    private let fixedLocation: Reading.Location?
     private var previousFix: Fix?
     private var upcomingFix: Fix?
     private var started = false
 
     /// Opens an export folder or archive: `Location.csv`, `Orientation.csv`, `Metadata.csv`.
-    /// - Throws: `.unsupportedLog` when `Location.csv` is missing (a reading needs a position), or
-    ///   `Orientation.csv` is there but `Metadata.csv` does not name the platform.
-    public init(members: some LogMembers, maximumFixDistance: Double = defaultMaximumFixDistance) throws(ImportError) {
-        guard let location = members.member(named: "Location.csv") else {
-            throw ImportError(.unsupportedLog, "Sensor Logger export has no Location.csv: a reading needs a position")
+    /// - Parameter fixedLocation: the position of every record (then `Location.csv` is ignored
+    ///   and may be missing).
+    /// - Throws: `.unsupportedLog` when `Location.csv` is missing and no fixed location is given
+    ///   (a reading needs a position), or `Orientation.csv` is there but `Metadata.csv` does not
+    ///   name the platform.
+    public init(members: some LogMembers, maximumFixDistance: Double = defaultMaximumFixDistance,
+                fixedLocation: Reading.Location? = nil) throws(ImportError) {
+        let location = fixedLocation == nil ? members.member(named: "Location.csv") : nil
+        if location == nil, fixedLocation == nil {
+            throw ImportError(.unsupportedLog, "Sensor Logger export has no Location.csv: a reading needs a position (for a log recorded at a known spot, give --location LAT,LON[,ALT])")
         }
         var platform: Platform?
         if let metadata = members.member(named: "Metadata.csv") {
             platform = try Self.platform(metadata: members.lines(of: metadata))
         }
         let orientation = try members.member(named: "Orientation.csv").map { name throws(ImportError) in try members.lines(of: name) }
-        try self.init(orientation: orientation, location: try members.lines(of: location), platform: platform,
-                      maximumFixDistance: maximumFixDistance)
+        try self.init(orientation: orientation, location: try location.map { name throws(ImportError) in try members.lines(of: name) },
+                      platform: platform, maximumFixDistance: maximumFixDistance, fixedLocation: fixedLocation)
     }
 
-    /// Joins an `Orientation.csv` stream (optional) with a `Location.csv` stream.
-    /// - Throws: `.unsupportedLog` when a header is not Sensor Logger's, or orientation is given
-    ///   without a platform.
-    public init(orientation: LineReader?, location: LineReader, platform: Platform?,
-                maximumFixDistance: Double = defaultMaximumFixDistance) throws(ImportError) {
+    /// Joins an `Orientation.csv` stream (optional) with a `Location.csv` stream, or gives every
+    /// orientation sample `fixedLocation`.
+    /// - Throws: `.unsupportedLog` when a header is not Sensor Logger's, orientation is given
+    ///   without a platform, or neither a location stream nor a fixed location is given, or
+    ///   neither stream.
+    public init(orientation: LineReader?, location: LineReader?, platform: Platform?,
+                maximumFixDistance: Double = defaultMaximumFixDistance, fixedLocation: Reading.Location? = nil) throws(ImportError) {
         self.maximumFixDistance = maximumFixDistance
-        locations = try LocationRows(lines: location)
+        self.fixedLocation = fixedLocation
+        guard location != nil || (fixedLocation != nil && orientation != nil) else {
+            throw ImportError(.unsupportedLog, fixedLocation == nil
+                ? "Sensor Logger export has no Location.csv: a reading needs a position"
+                : "Sensor Logger export has neither Orientation.csv nor Location.csv: no reading to take")
+        }
+        locations = try location.map { lines throws(ImportError) in try LocationRows(lines: lines) }
         if let orientation {
             guard let platform else {
                 throw ImportError(.unsupportedLog,
@@ -88,7 +106,11 @@ public struct SensorLoggerImporter: ImportedRecordSource {
     /// The next record of the driving file (Orientation.csv, else Location.csv); nil at the end.
     public mutating func next() throws(ImportError) -> ImportedRecord? {
         guard var orientation else {
-            return try locations.nextRecord()
+            // Location.csv drives (it is there: see init).
+            guard var rows = locations else { return nil }
+            let record = try rows.nextRecord()
+            locations = rows
+            return record.map { $0.relocated(to: fixedLocation) }
         }
         let row = try orientation.next()
         self.orientation = orientation
@@ -110,13 +132,16 @@ public struct SensorLoggerImporter: ImportedRecordSource {
 
     /// The position at `t` (UNIX seconds) from the fixes around it, reading Location rows forward.
     private mutating func location(at t: Double, line: Int) throws(ImportError) -> Reading.Location {
+        if let fixedLocation { return fixedLocation }
+        guard var rows = locations else { throw ImportError(.noLocation, line: line, "no Location.csv") }
+        defer { locations = rows }
         if !started {
-            upcomingFix = try locations.nextFix()
+            upcomingFix = try rows.nextFix()
             started = true
         }
         while let upcoming = upcomingFix, upcoming.time <= t {
             previousFix = upcoming
-            upcomingFix = try locations.nextFix()
+            upcomingFix = try rows.nextFix()
         }
         if let a = previousFix, let b = upcomingFix, a.time <= t, t <= b.time,
            min(t - a.time, b.time - t) <= maximumFixDistance {

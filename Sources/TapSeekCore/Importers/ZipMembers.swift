@@ -49,6 +49,16 @@ public struct ZipMembers: LogMembers {
         }
     }
 
+    /// Streams the decompressed bytes of member `name`, its CRC-32 checked at the end.
+    public func bytes(of name: String) throws(ImportError) -> any ByteSource {
+        guard let entry = entries[name] else { throw ImportError(.unreadable, "\(archive.path): no member \(name)") }
+        do {
+            return try archive.stream(entry)
+        } catch {
+            throw ImportError(.unreadable, error.message)
+        }
+    }
+
     /// The decompressed size the archive's directory gives for member `name`; nil when absent.
     public func uncompressedSize(of name: String) -> Int? { entries[name]?.uncompressedSize }
 

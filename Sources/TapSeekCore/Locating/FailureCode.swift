@@ -11,6 +11,10 @@ public enum FailureCode: String, CaseIterable, Codable, Sendable {
     case voidObserver = "void-observer"
     /// The sightline met no terrain data at all.
     case noTerrain = "no-terrain"
+    /// The sightline may meet the terrain inside a void of the DEM, where its height is unknown
+    /// (it leaves the void below the terrain, or the DEM ends inside the void): no target
+    /// can be given. Filling voids (the default) answers most such readings.
+    case terrainUnknown = "terrain-unknown"
     /// The magnetic model cannot give the declination (the date is outside its validity).
     case magneticModel = "magnetic-model"
     /// Skyline or landmark pixels fit no orientation within the search, or too loosely to trust.

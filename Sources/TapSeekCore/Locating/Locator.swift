@@ -15,15 +15,20 @@ public struct Locator: Sendable {
     /// Names the target; nil leaves `placemark` out of results.
     public let placemarks: (@Sendable (Double, Double) -> Placemark?)?
     public let magneticModel: MagneticModel
+    /// Names the summit, lake, pass or glacier a target lies on (`placemark.name`) and the
+    /// peaks of panoramas and photos; nil leaves them unnamed.
+    public let names: FeatureNaming?
 
     public init(catalog: ElevationCatalog, geoid: Geoid, settings: MarchSettings = MarchSettings(),
                 magneticModel: MagneticModel = .wmm,
-                placemarks: (@Sendable (Double, Double) -> Placemark?)? = nil) {
+                placemarks: (@Sendable (Double, Double) -> Placemark?)? = nil,
+                names: FeatureNaming? = nil) {
         self.catalog = catalog
         self.geoid = geoid
         self.settings = settings
         self.magneticModel = magneticModel
         self.placemarks = placemarks
+        self.names = names
     }
 
     /// Locates one reading. Never throws: a reading that cannot be located gives a result with
@@ -96,6 +101,16 @@ public struct Locator: Sendable {
             throw LocateResult.Failure(code: .noTerrain, message: "the sightline met no terrain data (left the DEM at once or crossed only voids)")
         case .hit: result.status = .hit
         case .horizon: result.status = .horizon
+        case .terrainUnknown:
+            // What is known is kept: where the observer stands, the sightline and its track up
+            // to the void, for plots and maps.
+            let stretch = outcome.unknownStretch ?? 0...0
+            result.status = .error
+            result.error = LocateResult.Failure(code: .terrainUnknown, message: "terrain unknown: the sightline crosses a void in the DEM \(Self.metres(stretch.lowerBound))–\(Self.metres(stretch.upperBound)) m from the observer and may meet the terrain there, where its height is unknown (fill voids, the default, or use a DEM without voids)")
+            return result
+        }
+        if let filled = outcome.filledTerrain {
+            result.warnings.append(Warning(.filledVoid, Self.filledMessage(filled)))
         }
         if let left = outcome.leftData {
             var damage = ""
@@ -114,13 +129,31 @@ public struct Locator: Sendable {
             let skyline = TargetSight(eye: eye, target: position(latitude: outcome.latitude, longitude: outcome.longitude, msl: outcome.elevation),
                                       refraction: settings.refraction).view.elevation
             let above = view.elevation - skyline
-            if above > Self.skyMargin {
+            // Where the sightline left the DEM, terrain beyond may stand in its way: the sky is
+            // not known to lie that way.
+            if above > Self.skyMargin, outcome.leftData == nil {
                 let degrees = Self.oneDecimal(above)
                 result.warnings.append(Warning(.skyTapped, "the sightline passes \(degrees)° above the skyline: no terrain lies in the tapped direction (the sky?); the target is the skyline point \(degrees)° below it"))
             }
         }
         result.placemark = placemarks?(outcome.latitude, outcome.longitude)
+        if let names, let feature = names.name(latitude: outcome.latitude, longitude: outcome.longitude, elevation: outcome.elevation, terrain: &terrain) {
+            var placemark = result.placemark ?? Placemark()
+            placemark.setFeature(feature)
+            result.placemark = placemark
+        }
         return result
+    }
+
+    /// The `filled-void` warning's sentence: how far the answer rests on filled terrain.
+    static func filledMessage(_ filled: FilledTerrain) -> String {
+        let along = filled.groundDistance > 0
+            ? "\(metres(filled.groundDistance)) m of the sightline ran less than \(Int(FilledTerrain.clearance)) m above filled terrain"
+            : ""
+        if filled.targetOnFilled {
+            return "the target lies on terrain filled across a void of the DEM (interpolated from around the void, not measured)" + (along.isEmpty ? "" : "; " + along)
+        }
+        return along + ", filled across a void of the DEM (interpolated, not measured): real terrain there may stop the sightline nearer"
     }
 
     /// Degrees by which a sightline that meets no terrain may pass above the skyline point it

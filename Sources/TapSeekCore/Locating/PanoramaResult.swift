@@ -17,7 +17,8 @@ public struct PanoramaResult: Sendable {
 extension Locator {
     /// The panorama seen from a location (a reading's `location`: altitude optional, as MSL or
     /// ellipsoidal height; absent, the eye stands on the ground at eye height), its azimuths
-    /// shared among `jobs` threads. Peaks get names from `names` when given.
+    /// shared among `jobs` threads. Peaks get names from `names` when given, else from the
+    /// locator's gazetteer (``FeatureNaming/summit(latitude:longitude:elevation:terrain:)``).
     ///
     /// - Throws: ``LocateResult/Failure`` when the observer cannot be placed (outside the DEM,
     ///   over a void without an altitude, bad coordinates).
@@ -45,6 +46,14 @@ extension Locator {
                                 crossedVoid: parts.all.contains { $0.crossedVoid })
         if let names {
             for i in panorama.peaks.indices { panorama.peaks[i].name = names(panorama.peaks[i].latitude, panorama.peaks[i].longitude) }
+        } else if let naming = self.names {
+            for i in panorama.peaks.indices {
+                let peak = panorama.peaks[i]
+                if let feature = naming.summit(latitude: peak.latitude, longitude: peak.longitude, elevation: peak.elevation, terrain: &terrain) {
+                    panorama.peaks[i].name = feature.name
+                    panorama.peaks[i].nameKind = feature.featureCode
+                }
+            }
         }
         if panorama.crossedVoid {
             warnings.append(Warning(.voidOnSightline, "some sightlines crossed voids in the DEM; terrain there is unknown and may hide part of the skyline"))
@@ -137,10 +146,11 @@ extension PanoramaResult: Encodable {
 }
 
 extension Panorama.Point: Codable {
-    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, complete }
+    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, complete, atRangeLimit }
 
     /// An azimuth with no terrain in range has only `azimuth`, `"elevationAngle":null` and
-    /// `"complete":false`; every entry says `complete`.
+    /// `"complete":false`; every entry says `complete`, and `"atRangeLimit":true` marks the
+    /// points the range cut off (``Panorama/Point/atRangeLimit``).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(FixedDecimal.angle(azimuth), forKey: .azimuth)
@@ -155,6 +165,7 @@ extension Panorama.Point: Codable {
         try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
         try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
         try c.encode(complete, forKey: .complete)
+        if atRangeLimit { try c.encode(true, forKey: .atRangeLimit) }
     }
 
     /// The JSON's point; its per-layer skylines (the picture's) are not part of it.
@@ -170,11 +181,12 @@ extension Panorama.Point: Codable {
         layers = []
         // JSON of versions before the flag: an entry with terrain was taken as settled.
         complete = try c.decodeIfPresent(Bool.self, forKey: .complete) ?? known
+        atRangeLimit = try c.decodeIfPresent(Bool.self, forKey: .atRangeLimit) ?? false
     }
 }
 
 extension Panorama.Peak: Codable {
-    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, prominence, name }
+    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, prominence, name, nameKind }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -186,6 +198,7 @@ extension Panorama.Peak: Codable {
         try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
         try c.encode(FixedDecimal.angle(prominence), forKey: .prominence)
         try c.encodeIfPresent(name, forKey: .name)
+        try c.encodeIfPresent(nameKind, forKey: .nameKind)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -198,5 +211,6 @@ extension Panorama.Peak: Codable {
         elevation = try c.decode(Double.self, forKey: .elevation)
         prominence = try c.decode(Double.self, forKey: .prominence)
         name = try c.decodeIfPresent(String.self, forKey: .name)
+        nameKind = try c.decodeIfPresent(String.self, forKey: .nameKind)
     }
 }

@@ -161,9 +161,10 @@ extension Locator {
             for peak in Panorama.peaks(of: points) {
                 let direction = ViewDirection(azimuth: peak.azimuth, elevation: peak.elevationAngle)
                 guard let pixel = view.pixel(of: direction.enu, camera: camera), camera.contains(pixelX: pixel.x, y: pixel.y) else { continue }
+                let feature = names?.summit(latitude: peak.latitude, longitude: peak.longitude, elevation: peak.elevation, terrain: &terrain)
                 result.peaks.append(.init(latitude: peak.latitude, longitude: peak.longitude, elevation: peak.elevation, distance: peak.distance,
                                           pixel: .init(x: pixel.x, y: pixel.y), prominence: peak.prominence,
-                                          name: placemarks?(peak.latitude, peak.longitude)?.name))
+                                          name: feature?.name, nameKind: feature?.featureCode))
             }
         } else if !taps.isEmpty {
             let failure = LocateResult.Failure(code: .badInput, message: "the photo gives no heading and its skyline could not be fitted: give --heading")

@@ -44,7 +44,9 @@ public struct PhotoResult: Sendable, Hashable {
         public var pixel: Reading.Pixel
         /// Degrees of the skyline's fall on both sides (see ``Panorama/Peak/prominence``).
         public var prominence: Double
+        /// The summit's name from the gazetteer (``FeatureNaming``), and its GeoNames code.
         public var name: String?
+        public var nameKind: String?
     }
 
     /// The photo's file name, as given (set by the command line).
@@ -100,7 +102,7 @@ extension PhotoResult: Encodable {
     private enum CameraKeys: String, CodingKey { case horizontalFOV, imageWidth, imageHeight }
     private enum SkylineKeys: String, CodingKey { case points, coverage }
     private enum PixelKeys: String, CodingKey { case x, y }
-    private enum PeakKeys: String, CodingKey { case latitude, longitude, elevation, distance, prominence, name, pixel }
+    private enum PeakKeys: String, CodingKey { case latitude, longitude, elevation, distance, prominence, name, nameKind, pixel }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: Keys.self)
@@ -150,6 +152,7 @@ extension PhotoResult: Encodable {
             try pc.encode(FixedDecimal(p.distance, places: 1), forKey: .distance)
             try pc.encode(FixedDecimal(p.prominence, places: 3), forKey: .prominence)
             try pc.encodeIfPresent(p.name, forKey: .name)
+            try pc.encodeIfPresent(p.nameKind, forKey: .nameKind)
             var pixel = pc.nestedContainer(keyedBy: PixelKeys.self, forKey: .pixel)
             try pixel.encode(FixedDecimal(p.pixel.x, places: 1), forKey: .x)
             try pixel.encode(FixedDecimal(p.pixel.y, places: 1), forKey: .y)

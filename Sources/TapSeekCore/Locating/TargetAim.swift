@@ -7,7 +7,9 @@ public struct AimResult: Sendable {
     public struct Target: Sendable, Hashable {
         public var latitude: Double
         public var longitude: Double
-        public var elevation: Double
+        /// Nil when neither the request nor the DEM gives one (a target off the DEM): the aim
+        /// is then at the ellipsoid's surface below the target.
+        public var elevation: Double?
         public var name: String?
     }
 
@@ -44,8 +46,9 @@ public struct AimResult: Sendable {
     public var distance = Double.nan
     public var slantRange = Double.nan
     /// Whether the sightline meets no terrain more than max(30 m, 0.5 % of the slant range)
-    /// short of the target.
-    public var visible = false
+    /// short of the target; nil when that is unknown: the target lies off the DEM and no
+    /// terrain the DEM holds blocks the sightline.
+    public var visible: Bool? = false
     public var blockedBy: Blocker?
     /// Present when the request gives an orientation and a camera.
     public var pixel: Pixel?
@@ -125,23 +128,32 @@ extension Locator {
         let observer = try place(request.observer.location, terrain: &terrain, warnings: &result.warnings)
         result.observer = observer
         let ground: Double?
+        let offDEM: Bool
         switch terrain.sample(latitude: latitude, longitude: longitude) {
-        case .height(let h): ground = h
-        case .void, .outside: ground = nil
+        case .height(let h): (ground, offDEM) = (h, false)
+        case .void: (ground, offDEM) = (nil, false)
+        case .outside: (ground, offDEM) = (nil, true)
         }
-        guard let elevation = given ?? ground else {
+        let elevation = given ?? ground
+        if elevation == nil, !offDEM {
             throw LocateResult.Failure(code: .outsideDEM,
-                                       message: "target (\(latitude), \(longitude)) has no elevation and the DEM has none there")
+                                       message: "target (\(latitude), \(longitude)) has no elevation and the DEM has a void there; give target.elevation")
         }
-        if let ground, elevation < ground - 30 {
+        if let ground, let elevation, elevation < ground - 30 {
             result.warnings.append(Warning(.targetBelowGround, String(format: "the target's elevation %.1f m lies %.1f m below the DEM there (%.1f m); it counts as hidden by its own ground", elevation, ground - elevation, ground)))
         }
-        if ground == nil {
+        if offDEM {
+            // Direction and distance need no terrain: they are answered, over the ellipsoid
+            // when the elevation is unknown too; whether terrain hides the target is not known.
+            let aimedAt = elevation == nil ? "; its elevation is unknown, so the elevation angle is to the ellipsoid's surface below it" : ""
+            result.warnings.append(Warning(.targetOutsideDEM, "no DEM terrain at the target: terrain near it is unknown, so is whether it can be seen\(aimedAt)"))
+        } else if ground == nil {
             result.warnings.append(Warning(.targetOutsideDEM, "no DEM terrain at the target; terrain near it is unknown"))
         }
         result.target = .init(latitude: latitude, longitude: longitude, elevation: elevation, name: name)
         let eye = eye(of: observer)
-        let point = position(latitude: latitude, longitude: longitude, msl: elevation)
+        let point = elevation.map { position(latitude: latitude, longitude: longitude, msl: $0) }
+            ?? GeodeticPosition(latitude: latitude, longitude: longitude, height: 0)
         let sight = TargetSight(eye: eye, target: point, refraction: settings.refraction)
         result.distance = Geodesic.inverse(latitude1: observer.latitude, longitude1: observer.longitude,
                                            latitude2: latitude, longitude2: longitude).distance
@@ -153,12 +165,13 @@ extension Locator {
         result.elevationAngle = view.elevation
         result.slantRange = sight.slantRange
         if let block = sight.blocker(geoid: geoid, over: &terrain, maximumTerrain: Self.highestOnEarth) {
+            // Terrain the DEM holds hides it, whatever lies beyond the DEM.
             result.visible = false
             result.blockedBy = .init(latitude: block.latitude, longitude: block.longitude, elevation: block.elevation,
                                      distance: Geodesic.inverse(latitude1: observer.latitude, longitude1: observer.longitude,
                                                                 latitude2: block.latitude, longitude2: block.longitude).distance)
         } else {
-            result.visible = true
+            result.visible = offDEM ? nil : true
         }
         if let orientation = request.observer.orientation, let settings = request.observer.camera {
             let heading = try trueHeading(of: request.observer, orientation: orientation, observer: observer)
@@ -192,7 +205,7 @@ extension AimResult: Codable, Hashable {
             try c.encode(FixedDecimal.angle(elevationAngle), forKey: .elevationAngle)
             try c.encode(FixedDecimal.metres(distance), forKey: .distance)
             try c.encode(FixedDecimal.metres(slantRange), forKey: .slantRange)
-            try c.encode(visible, forKey: .visible)
+            try c.encodeIfPresent(visible, forKey: .visible)
             try c.encodeIfPresent(blockedBy, forKey: .blockedBy)
             try c.encodeIfPresent(pixel, forKey: .pixel)
         }
@@ -210,7 +223,7 @@ extension AimResult: Codable, Hashable {
         elevationAngle = try c.decodeIfPresent(Double.self, forKey: .elevationAngle) ?? .nan
         distance = try c.decodeIfPresent(Double.self, forKey: .distance) ?? .nan
         slantRange = try c.decodeIfPresent(Double.self, forKey: .slantRange) ?? .nan
-        visible = try c.decodeIfPresent(Bool.self, forKey: .visible) ?? false
+        visible = try c.decodeIfPresent(Bool.self, forKey: .visible)
         blockedBy = try c.decodeIfPresent(Blocker.self, forKey: .blockedBy)
         pixel = try c.decodeIfPresent(Pixel.self, forKey: .pixel)
         observer = try c.decodeIfPresent(LocateResult.Observer.self, forKey: .observer)
@@ -226,7 +239,7 @@ extension AimResult.Target: Codable {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(FixedDecimal.position(latitude), forKey: .latitude)
         try c.encode(FixedDecimal.position(longitude), forKey: .longitude)
-        try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
+        try c.encodeIfPresent(elevation.map(FixedDecimal.metres), forKey: .elevation)
         try c.encodeIfPresent(name, forKey: .name)
     }
 }

@@ -117,6 +117,7 @@ extension Locator {
         var march = settings
         march.recordsProfile = false
         march.recordsTrack = false
+        march.reportsFilledTerrain = false
         let quiet = Locator(catalog: catalog, geoid: geoid, settings: march, magneticModel: magneticModel)
         let seed = sampling.seed
         let located = Locked(0)
@@ -224,11 +225,15 @@ extension Locator {
         return (candidates, Double(unnamed) / Double(targets.count))
     }
 
-    /// A grazing sightline (the hit moves more than ``grazingKilometresPerDegree`` km per degree
-    /// of pitch), and a 95 % region over more than one named place, said in words.
+    /// Fewer than ``fewHits`` of the samples hitting, a grazing sightline (the hit moves more
+    /// than ``grazingKilometresPerDegree`` km per degree of pitch), and a 95 % region over more than one named place, said in words.
     /// Called on a locator without placemarks, profiles or tracks: only the targets count.
     private func uncertaintyWarnings(_ reading: Reading, result: LocateResult) -> [Warning] {
         var warnings: [Warning] = []
+        if let share = result.uncertainty?.hitShare, share < Self.fewHits {
+            let percent = String(format: "%.1f", 100 * share)
+            warnings.append(Warning(.fewSamplesHit, "only \(percent) % of the uncertainty samples hit the terrain (the rest passed above it, met a void or left the DEM): the regions and distances describe a minority of the draws"))
+        }
         if result.status == .hit, var o = reading.orientation, let d = result.target?.distance {
             var spread: [Double] = []
             for delta in [-0.5, 0.5] {
@@ -249,6 +254,10 @@ extension Locator {
         }
         return warnings
     }
+
+    /// The share of samples that must hit for the uncertainty to describe what the reading looks
+    /// at: below a half, most draws of the sensors' errors see sky, a void or no DEM.
+    public static let fewHits = 0.5
 
     /// Kilometres the hit may move per degree of pitch before the sightline counts as grazing.
     public static let grazingKilometresPerDegree = 1.0

@@ -50,6 +50,11 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
         /// Some DEM tiles measure heights from another geoid (EGM2008 for Copernicus) and no grid
         /// of it was at hand to convert them: they are read as if above EGM96.
         case verticalDatum = "vertical-datum"
+        /// The answer rests on terrain filled across a void of the DEM (interpolated, not
+        /// measured): the target lies on it, or the sightline passed close above it.
+        case filledVoid = "filled-void"
+        /// Fewer than half of an uncertainty run's samples hit the terrain.
+        case fewSamplesHit = "few-samples-hit"
         /// A photo's calibration is unambiguous but imprecise: the sentence gives its heading's
         /// 1-σ, and its covariance carries the imprecision into the taps.
         case calibrationImprecise = "calibration-imprecise"

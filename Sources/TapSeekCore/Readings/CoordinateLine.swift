@@ -32,6 +32,29 @@ public enum CoordinateLine {
         return .success((latitude, longitude, latitudeText, longitudeText))
     }
 
+    /// A line of a CSV whose header named its columns (``CoordinateColumns/header(_:)``): the
+    /// latitude and longitude from their columns, other columns ignored; numbers may be quoted.
+    /// The layout ``CoordinateColumns/latitudeLongitude`` takes the fast ``parseKeepingText(_:)``.
+    public static func parseKeepingText(_ line: UnsafeBufferPointer<UInt8>, columns: CoordinateColumns)
+        -> Result<(latitude: Double, longitude: Double, latitudeText: Range<Int>, longitudeText: Range<Int>), CoordinateError> {
+        if columns == .latitudeLongitude { return parseKeepingText(line) }
+        let end = CSVFields.end(line)
+        guard end > 0 else { return .failure(CoordinateError(message: "empty line; expected \(columns.count) columns as the header")) }
+        let fields = CSVFields.split(line)
+        guard fields.count > max(columns.latitude, columns.longitude) else {
+            return .failure(CoordinateError(message: "expected \(columns.count) columns as the header, got \(fields.count): \"\(text(line, 0, end))\""))
+        }
+        let latitudeText = CSVFields.unquoted(line, fields[columns.latitude])
+        guard let latitude = number(line, latitudeText) else {
+            return .failure(CoordinateError(message: "latitude (column \(columns.latitude + 1)) must be a number, got \"\(text(line, fields[columns.latitude].lowerBound, fields[columns.latitude].upperBound))\""))
+        }
+        let longitudeText = CSVFields.unquoted(line, fields[columns.longitude])
+        guard let longitude = number(line, longitudeText) else {
+            return .failure(CoordinateError(message: "longitude (column \(columns.longitude + 1)) must be a number, got \"\(text(line, fields[columns.longitude].lowerBound, fields[columns.longitude].upperBound))\""))
+        }
+        return .success((latitude, longitude, latitudeText, longitudeText))
+    }
+
     /// Whether a line is a CSV header rather than a point: its first column is a word, not a
     /// number (`lat,lon`, `latitude,longitude`, `"lat","lon"`). `nan` and `inf` are numbers.
     public static func isHeader(_ line: UnsafeBufferPointer<UInt8>) -> Bool {
@@ -42,7 +65,7 @@ public enum CoordinateLine {
         return word && number(line, first) == nil
     }
 
-    private static func text(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
+    static func text(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> String {
         let clipped = min(to, from + 60)
         return String(decoding: UnsafeBufferPointer(rebasing: line[from..<clipped]), as: UTF8.self)
             .trimmingSpaces + (clipped < to ? "…" : "")
@@ -52,7 +75,7 @@ public enum CoordinateLine {
     private static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { acc, _ in acc * 10 } }
 
     /// `from..<to` without the blanks around it.
-    private static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Range<Int> {
+    static func trimmed(_ line: UnsafeBufferPointer<UInt8>, _ from: Int, _ to: Int) -> Range<Int> {
         var i = from, j = to
         while i < j, line[i] == 0x20 || line[i] == 0x09 { i += 1 }
         while j > i, line[j - 1] == 0x20 || line[j - 1] == 0x09 { j -= 1 }

@@ -42,6 +42,10 @@ public struct ReadingDecoder: Sendable {
     /// (a location-only record). An `orientation` object that is present still needs heading and
     /// pitch.
     public var requiresOrientation: Bool
+    /// When set, the position of every reading: it replaces a reading's own `location`, which
+    /// may then be absent (`tapseek batch --location`, for logs recorded at a known spot). A
+    /// `location` given is still checked.
+    public var location: Reading.Location?
 
     /// The most elements `skyline` or `landmarks` may hold: a trace one point per column of a
     /// 4K image has 4 096, and more only slows a calibration down.
@@ -91,7 +95,7 @@ public struct ReadingDecoder: Sendable {
         try scanner.forEachMember { (s, key) throws(ReadingError) in try parts.readTopLevel(&s, key) }
         scanner.skipWhitespace()
         guard scanner.isAtEnd else { throw scanner.syntaxError("expected nothing after the reading's closing '}'") }
-        return try parts.assemble(requiresOrientation: requiresOrientation, scanner)
+        return try parts.assemble(requiresOrientation: requiresOrientation, location: location, scanner)
     }
 }
 
@@ -468,14 +472,20 @@ private struct Parts {
 
     // MARK: Cross-field checks
 
-    func assemble(requiresOrientation: Bool, _ s: JSONScanner) throws(ReadingError) -> Reading {
-        guard hasLocation else { throw ReadingError(field: "location", message: "is missing") }
-        guard let latitude else { throw ReadingError(field: "location.latitude", message: "is missing") }
-        guard let longitude else { throw ReadingError(field: "location.longitude", message: "is missing") }
-        let location = Reading.Location(latitude: latitude, longitude: longitude, altitude: altitude,
+    /// - Parameter fixed: the position that replaces the reading's own (``ReadingDecoder/location``).
+    func assemble(requiresOrientation: Bool, location fixed: Reading.Location? = nil, _ s: JSONScanner) throws(ReadingError) -> Reading {
+        let location: Reading.Location
+        if let fixed {
+            location = fixed
+        } else {
+            guard hasLocation else { throw ReadingError(field: "location", message: "is missing") }
+            guard let latitude else { throw ReadingError(field: "location.latitude", message: "is missing") }
+            guard let longitude else { throw ReadingError(field: "location.longitude", message: "is missing") }
+            location = Reading.Location(latitude: latitude, longitude: longitude, altitude: altitude,
                                         altitudeReference: altitudeReference,
                                         horizontalAccuracy: horizontalAccuracy,
                                         verticalAccuracy: verticalAccuracy, eyeHeight: eyeHeight)
+        }
 
         var orientation: Reading.Orientation?
         if hasOrientation {

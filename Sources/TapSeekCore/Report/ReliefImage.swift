@@ -17,6 +17,9 @@ public struct ReliefImage: Sendable {
     public var heights: [Float]
     /// Lowest and highest height drawn (the tint's ends); nil when no pixel has a height.
     public var range: ClosedRange<Double>?
+    /// Share of the pixels some tile covers (a height or a void), 0…1: 0 when the DEM has no
+    /// tile in the box, which a map must say rather than show an empty picture.
+    public var coveredShare: Double
 
     /// Samples the DEM over the box at a resolution whose longest side is `maximumSide` pixels.
     /// - Precondition: south < north, west < east (degrees, east may exceed 180 for a box over
@@ -27,14 +30,7 @@ public struct ReliefImage: Sendable {
         self.west = west
         self.north = north
         self.east = east
-        let aspect = (east - west) * cos((south + north) / 2 * .pi / 180) / (north - south)
-        if aspect >= 1 {
-            width = maximumSide
-            height = max(2, Int((Double(maximumSide) / aspect).rounded()))
-        } else {
-            height = maximumSide
-            width = max(2, Int((Double(maximumSide) * aspect).rounded()))
-        }
+        (width, height) = Self.pictureSize(south: south, west: west, north: north, east: east, maximumSide: maximumSide)
         var terrain = TerrainSampler(catalog: catalog)
         var heights = [Float](repeating: .nan, count: width * height)
         var low = Double.infinity, high = -Double.infinity
@@ -55,10 +51,20 @@ public struct ReliefImage: Sendable {
         }
         self.heights = heights
         self.voids = voids
+        coveredShare = Double(zip(heights, voids).reduce(0) { $0 + (!$1.0.isNaN || $1.1 ? 1 : 0) }) / Double(heights.count)
         range = low <= high ? low...high : nil
     }
 
     private var voids: [Bool]
+
+    /// Pixels of a picture of the box whose longest side is `maximumSide` and whose sides keep
+    /// the box's ground aspect (Δλ·cos φ_mid : Δφ); at least 2 a side. Shared with ``BorderMap``
+    /// so that the two pictures of one box line up pixel for pixel.
+    static func pictureSize(south: Double, west: Double, north: Double, east: Double, maximumSide: Int) -> (width: Int, height: Int) {
+        let aspect = (east - west) * cos((south + north) / 2 * .pi / 180) / (north - south)
+        if aspect >= 1 { return (maximumSide, max(2, Int((Double(maximumSide) / aspect).rounded()))) }
+        return (max(2, Int((Double(maximumSide) * aspect).rounded())), maximumSide)
+    }
 
     /// Metres a pixel spans east–west and north–south, on a sphere of the WGS84 mean radius.
     public var pixelSize: (east: Double, north: Double) {

@@ -3,7 +3,10 @@
 /// In each cell the ray's height and the terrain along its track are quadratics in the cell's
 /// parameter w, so their difference is one too: the hit is its first root, solved in closed
 /// form. A block is skipped when the ray's lowest point over it (less the highest undulation
-/// there) stays above the block's highest post. Voids are unknown: never hit, only noted.
+/// there) stays above the block's highest post. Voids are unknown: never hit, only noted; but
+/// where the ray leaves a void already below the terrain, it met the terrain somewhere in the
+/// void, and where is unknown: the walk ends there with ``unknownCrossing``, never with a hit
+/// on the void's far rim (which would lie off the sightline).
 struct FirstHit: RayVisitor {
     /// Highest terrain the ray can meet, metres above mean sea level: past it and climbing,
     /// the ray can meet nothing more.
@@ -14,6 +17,21 @@ struct FirstHit: RayVisitor {
     var elevation = Double.nan
     /// Whether the ray passed over a void cell before its end.
     var crossedVoid = false
+    /// The void cells the ray crossed last, one after the other: slant distances where it
+    /// entered and left them, and the ray's lowest height over them (metres above mean sea
+    /// level). Cleared by a known cell the ray passes above.
+    var voidRun: (start: Double, end: Double, lowest: Double)?
+    /// Where the ray crossed a void it entered above the terrain and left below it (slant
+    /// distances): it met the terrain in between, where unknown. Certainly blocked by then:
+    /// callers asking only that take the void's end as the obstruction.
+    var unknownCrossing: (start: Double, end: Double)?
+    /// The first run of void cells over which the ray passed lower than the highest known post
+    /// of their grid (``CellCrossing/ceiling``): terrain hidden there may have stopped it. A
+    /// march that then finds no hit cannot name what the ray met.
+    var lowVoid: (start: Double, end: Double)?
+
+    /// Slant distances closer than this are one place: cells of a walk abut to rounding.
+    static let abutting = 1e-3
 
     init(maximumTerrain: Double) { self.maximumTerrain = maximumTerrain }
 
@@ -35,9 +53,33 @@ struct FirstHit: RayVisitor {
 
     mutating func visit(_ crossing: CellCrossing) -> Bool {
         crossedVoid = crossedVoid || crossing.hasVoid
-        guard let cell = crossing.known() else { return false }
+        guard let cell = crossing.known() else {
+            let lowest = crossing.ray.minimum(from: 0, to: 1)
+            if let run = voidRun, abs(run.end - crossing.s0) < Self.abutting {
+                voidRun = (run.start, crossing.s1, min(run.lowest, lowest))
+            } else {
+                voidRun = (crossing.s0, crossing.s1, lowest)
+            }
+            if let run = voidRun, lowest < crossing.ceiling, lowVoid == nil || lowVoid!.start == run.start {
+                lowVoid = (run.start, run.end)
+            }
+            return false
+        }
         let terrain = cell.terrain
-        guard let w = Self.firstContact(cell.ray, above: terrain) else { return false }
+        guard let w = Self.firstContact(cell.ray, above: terrain) else {
+            voidRun = nil
+            return false
+        }
+        if w == 0, let run = voidRun, abs(run.end - cell.s0) < Self.abutting {
+            // Below the terrain on entering the cell, straight out of a void: the ray passed into
+            // the terrain inside the void. (Anywhere else a contact at the entry was already
+            // found in the cell before, which shares the entry's posts.)
+            unknownCrossing = (run.start, run.end)
+            // The far rim's height: where a caller that only asks whether the ray is blocked
+            // (aim, viewshed) takes the void's end as the obstruction.
+            elevation = terrain(0)
+            return true
+        }
         hit = cell.s0 + w * (cell.s1 - cell.s0)
         elevation = terrain(w)
         return true

@@ -17,6 +17,9 @@ struct CellCrossing {
     var lowestUndulation: Double, highestUndulation: Double
     /// Geoid undulation at entry and exit, metres: set only for ``RayVisitor/visit(_:)``.
     var n0 = 0.0, n1 = 0.0
+    /// The highest known post of the cell's grid, metres above mean sea level: as high as
+    /// terrain hidden in a void of it is taken to reach.
+    var ceiling = Double.infinity
 
     /// The ray's height above mean sea level as a quadratic in w (once n0 and n1 are set).
     var ray: Quadratic {
@@ -155,6 +158,8 @@ extension RayPath {
         let top = pyramid.levels - 1
         let lastRow = Double(grid.rows - 1), lastColumn = Double(grid.columns - 1)
         let columns = grid.columns
+        // A grid of voids only has no known post to compare with: none is taken as below the ray.
+        let ceiling = grid.maximumHeight.isNaN ? -Double.infinity : Double(grid.maximumHeight)
         let uEnd = end - segment.start
         let half = Self.nudge / 2
         var u = s - segment.start
@@ -226,6 +231,7 @@ extension RayPath {
                                             ellipsoidalRay: Quadratic(a: height.a * du * du, b: height.slope(v) * du, c: height(v)),
                                             lowestUndulation: segment.lowestUndulation, highestUndulation: segment.highestUndulation)
                     if visitor.mayMatter(cell) {
+                        cell.ceiling = ceiling
                         cell.n0 = undulation.at == v ? undulation.value : undulationAt(segment, v)
                         cell.n1 = undulationAt(segment, vExit)
                         undulation = (vExit, cell.n1)

@@ -10,6 +10,9 @@ public struct MarchSettings: Sendable, Hashable {
     public var recordsProfile: Bool
     /// Whether to keep the ray's ground track (for maps); sampled sightlines need only their end.
     public var recordsTrack = true
+    /// Whether to say how far the answer rests on terrain filled across voids
+    /// (``SightlineMarch/Result/filledTerrain``); sampled sightlines need only their end.
+    public var reportsFilledTerrain = true
     /// Largest ground distance of the DEM's skyline that a calibration, or the skyline drawn into
     /// an image, takes into account, metres; nil: the horizon range of the highest terrain (see
     /// ``Panorama/Settings/range``). An azimuth is matched only where its skyline is settled

@@ -57,6 +57,11 @@ public struct Panorama: Sendable {
         /// data and be higher, so the point found (often on the DEM's edge) is only a lower
         /// bound. Also false where no terrain data lies along the azimuth at all.
         public var complete: Bool = true
+        /// Whether the range cut the skyline off: it touches the terrain within
+        /// ``Panorama/rangeLimitMargin`` of the range's end, and the terrain just beyond the end
+        /// rises above it (or is not in the DEM). There the skyline is the range's cut through a
+        /// slope, not the terrain's top, and gives no peak.
+        public var atRangeLimit: Bool = false
     }
 
     /// A summit of the skyline worth naming.
@@ -72,6 +77,8 @@ public struct Panorama: Sendable {
         public var prominence: Double
         /// Its name, when a gazetteer knows one there.
         public var name: String?
+        /// GeoNames' feature code of ``name`` (`MT`, `PK`…).
+        public var nameKind: String?
     }
 
     /// The eye: degrees, and metres above the WGS84 ellipsoid.
@@ -179,6 +186,15 @@ public struct Panorama: Sendable {
         crossedVoid = crossedVoid || search.crossedVoid
         // Leaving the data matters only where terrain beyond could still rise above the best.
         let complete = leftData.map { !search.mayRise(beyond: $0) } ?? true
+        // A best near the range's end is the range's cut through rising terrain when the terrain
+        // just beyond rises above it (or is unknown); a summit there has its far side in range.
+        var atRangeLimit = false
+        if leftData == nil, search.distance >= range - Self.rangeLimitMargin, search.mayRise(beyond: range) {
+            var beyond = search
+            let end = path.walk(from: range, to: range + Self.rangeLimitMargin, visitor: &beyond,
+                                gridContaining: { terrain.grid(containing: $0, longitude: $1) })
+            if case .leftData = end { atRangeLimit = true } else { atRangeLimit = beyond.tangent > search.tangent }
+        }
         guard search.tangent > -.infinity else {
             return Point(azimuth: azimuth, elevationAngle: nil, distance: .nan, latitude: .nan, longitude: .nan, elevation: .nan,
                          layers: layers, complete: false)
@@ -195,21 +211,28 @@ public struct Panorama: Sendable {
         // The ray bends down with curvature k/R: it leaves the eye k·d/(2R) above the chord.
         let apparent = atan2(v.z, horizontal) + settings.refraction * distance / (2 * path.radius)
         return Point(azimuth: azimuth, elevationAngle: degrees(apparent), distance: distance, latitude: latitude,
-                     longitude: longitude, elevation: elevation, layers: layers, complete: complete)
+                     longitude: longitude, elevation: elevation, layers: layers, complete: complete, atRangeLimit: atRangeLimit)
     }
+
+    /// How near the range's end (metres along the ray) a skyline point may be cut by it, and how
+    /// far beyond the end the terrain is looked at to tell: two or three posts of a 3″ DEM
+    /// (90 m), so that a best at the last post before the end is judged like one at the end.
+    static let rangeLimitMargin = 200.0
 
     /// The summits of a skyline: local maxima at least ``nearestPeak`` away whose angular
     /// prominence (the fall on both sides before the skyline rises higher, around the circle)
     /// is at least ``peakProminence``.
     ///
-    /// Only a ``Point/complete`` azimuth can be a summit, and an incomplete one ends the walk
-    /// like higher ground: its skyline is only a lower bound and may well rise above the summit.
+    /// Only a settled azimuth can be a summit: one ``Point/complete`` and not
+    /// ``Point/atRangeLimit``. An unsettled one ends the walk like higher ground: its skyline is
+    /// only a lower bound and may well rise above the summit.
     public static func peaks(of skyline: [Point]) -> [Peak] {
         let n = skyline.count
         guard n >= 3 else { return [] }
         let angles = skyline.map { $0.elevationAngle ?? -.infinity }
+        let settled = skyline.map { $0.complete && !$0.atRangeLimit }
         var peaks: [Peak] = []
-        for i in 0..<n where angles[i].isFinite && skyline[i].complete {
+        for i in 0..<n where angles[i].isFinite && settled[i] {
             let a = angles[i]
             guard a >= angles[(i + n - 1) % n], a > angles[(i + 1) % n] else { continue }
             // Walk each way until the skyline rises above the summit (or is unsettled); the
@@ -218,7 +241,7 @@ public struct Panorama: Sendable {
                 var low = a
                 var j = (i + step + n) % n
                 while j != i {
-                    if angles[j] > a || !skyline[j].complete { return low }
+                    if angles[j] > a || !settled[j] { return low }
                     low = min(low, angles[j])
                     j = (j + step + n) % n
                 }

@@ -8,8 +8,8 @@ import Foundation
 /// then the silhouette of the terrain within each of the panorama's layer distances
 /// (``Panorama/Settings/layers``) darker and darker, so that near ridges stand out against far
 /// ones. Compass labels every 10° (N, NE, … at the eight points), angle ticks on the left, the
-/// horizontal (0°) dashed, and the peaks marked and labelled with their name, or else their
-/// height, and distance. Azimuths whose skyline the DEM does not settle (the search reached
+/// horizontal (0°) dashed, and the peaks marked and labelled with their name when the
+/// gazetteer knows it, height and distance ("Säntis 2503 m · 10.3 km"). Azimuths whose skyline the DEM does not settle (the search reached
 /// the data's edge first) have their sky hatched. The root element says how to map back: azimuth a is at
 /// x = `data-left` + a·`data-pixels-per-azimuth-degree`, elevation angle e at
 /// y = `data-top` + (`data-top-angle` − e)·`data-pixels-per-elevation-degree`.
@@ -20,8 +20,9 @@ public struct PanoramaPicture: Sendable {
     /// Pixels per degree of azimuth.
     static let horizontalScale = 4.0
     /// Margins, px: on the right room for the last peak's slanted label; at the bottom the
-    /// degree labels, the compass letters on a row of their own, and the legend.
-    static let left = 56.0, right = 96.0, top = 120.0, bottom = 80.0
+    /// degree labels, the compass letters on a row of their own, and the legend; at the top the
+    /// labels slanted at 60°, up to 36 characters ("Wildhuser Schafberg 2332 m · 2.4 km").
+    static let left = 56.0, right = 96.0, top = 210.0, bottom = 80.0
     /// Tones from the farthest layer to the nearest.
     static let farTone = "#c3cede"
     static let nearTones = ["#2c3a4f", "#44546b", "#5f6f87", "#7c8ba2", "#9eabbf"]
@@ -198,7 +199,7 @@ public struct PanoramaPicture: Sendable {
             let xx = x(peak.azimuth), yy = y(peak.elevationAngle, frame)
             guard !placed.contains(where: { abs($0 - xx) < Self.labelSpacing }) else { continue }
             placed.append(xx)
-            let label = (peak.name ?? "\(Int(peak.elevation.rounded())) m") + " · \(String(format: "%.1f", peak.distance / 1000)) km"
+            let label = (peak.name.map { $0 + " " } ?? "") + "\(Int(peak.elevation.rounded())) m · \(String(format: "%.1f", peak.distance / 1000)) km"
             s += ##"<path d="M\##(n(xx)),\##(n(yy - 2)) l-3,-6 h6 z" fill="#b02010"/>"## + "\n"
             s += ##"<line x1="\##(n(xx))" y1="\##(n(yy - 8))" x2="\##(n(xx))" y2="\##(n(Self.top - 4))" stroke="#b02010" stroke-width="0.5"/>"## + "\n"
             s += ##"<text transform="translate(\##(n(xx + 3)),\##(n(Self.top - 6))) rotate(-60)" fill="#5a1008">\##(escaped(label))</text>"## + "\n"

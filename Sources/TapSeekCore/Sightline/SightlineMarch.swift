@@ -22,6 +22,11 @@ public struct SightlineMarch {
         case horizon
         /// The ray saw no known terrain at all.
         case noTerrain
+        /// The ray may meet the terrain inside a void, where its height is unknown: it left
+        /// the void below the terrain, or it met no known terrain but passed through a void
+        /// lower than the highest known post of the void's grid (the DEM may end inside the
+        /// void). ``Result/unknownStretch`` says where; there is no target.
+        case terrainUnknown
     }
 
     /// One terrain sample under the ray, for profiles.
@@ -58,6 +63,12 @@ public struct SightlineMarch {
         public var slantRange: Double = .nan
         /// Whether the ray passed over a void before reaching its target.
         public var crossedVoid = false
+        /// For ``Outcome/terrainUnknown``: the ground distances from the observer between which
+        /// the ray crossed the void where it may meet the terrain, metres.
+        public var unknownStretch: ClosedRange<Double>?
+        /// How far the answer rests on terrain filled across voids (``ElevationGrid/filled``);
+        /// nil when it does not (see ``FilledTerrain``).
+        public var filledTerrain: FilledTerrain?
         /// How far the march went along the ray, metres.
         public var marchedDistance = 0.0
         /// Ground distance from the observer at which the ray's track left the terrain data
@@ -117,10 +128,31 @@ public struct SightlineMarch {
         let maximumSlant = min(horizonRange / max(path.horizontalFraction, 0.05), 2_000_000)
 
         var hit = FirstHit(maximumTerrain: maximumTerrain)
-        let end = path.walk(from: 0, to: maximumSlant, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
+        // Whether a grid with filled posts lay under the ray: only then is the track looked at
+        // for filled terrain.
+        var sawFilled = false
+        let end = path.walk(from: 0, to: maximumSlant, visitor: &hit) {
+            let grid = terrain.grid(containing: $0, longitude: $1)
+            if grid?.filled != nil { sawFilled = true }
+            return grid
+        }
         var result = Result(outcome: .noTerrain)
         result.crossedVoid = hit.crossedVoid
-        if let s = hit.hit {
+        if case .leftData(let s) = end, hit.hit == nil, hit.unknownCrossing == nil,
+           let start = voidAtEdge(leaving: s, run: hit.voidRun, &terrain) {
+            hit.unknownCrossing = (start, s)
+        }
+        if hit.hit == nil, hit.unknownCrossing == nil, let low = hit.lowVoid {
+            // No hit, but the ray passed through a void lower than terrain around it reaches:
+            // neither "the sky" nor a skyline point can be said.
+            hit.unknownCrossing = low
+        }
+        if let crossing = hit.unknownCrossing {
+            result.outcome = .terrainUnknown
+            result.marchedDistance = crossing.end
+            let start = voidEntry(before: crossing.start, &terrain)
+            result.unknownStretch = (start * path.horizontalFraction)...(crossing.end * path.horizontalFraction)
+        } else if let s = hit.hit {
             result.outcome = .hit
             result.marchedDistance = s
             let p = path.point(at: s)
@@ -137,20 +169,57 @@ public struct SightlineMarch {
             case .finished(let s): result.marchedDistance = s
             case .stopped: break
             }
-            skyline(range: horizonRange, maximumTerrain: maximumTerrain, over: &terrain, into: &result)
+            sawFilled = skyline(range: horizonRange, maximumTerrain: maximumTerrain, over: &terrain, into: &result) || sawFilled
+        }
+        if sawFilled, settings.reportsFilledTerrain, result.outcome == .hit || result.outcome == .horizon {
+            result.filledTerrain = filledTerrain(of: result, &terrain)
         }
         if settings.recordsTrack { result.track = track(to: result.marchedDistance) }
         if settings.recordsProfile { result.profile = profile(to: result.marchedDistance, &terrain) }
         return result
     }
 
-    /// The skyline along the ray's azimuth, out to `range` metres of ground.
+    /// Where the DEM ends inside a void that the ray may have met the terrain in: the ray's track
+    /// leaves the data at slant distance `s` (metres) over a void, and over it (back to where the
+    /// ray entered it, `run`) the ray was below the highest known post of the grid, the height a
+    /// void may hide. The slant distance where the ray entered the void; nil otherwise.
+    private mutating func voidAtEdge<T: TerrainGrids>(leaving s: Double, run: (start: Double, end: Double, lowest: Double)?,
+                                                      _ terrain: inout T) -> Double? {
+        let inside = max(s - 0.5, 0)
+        let p = path.point(at: inside)
+        guard let grid = terrain.grid(containing: p.latitude, longitude: p.longitude),
+              case .void = grid.sample(latitude: p.latitude, longitude: p.longitude + grid.longitudeShift(toward: p.longitude)) else { return nil }
+        let ray = p.height - path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+        let lowest = min(ray, run?.lowest ?? .infinity)
+        guard lowest < Double(grid.maximumHeight) else { return nil }
+        return run?.start ?? inside
+    }
+
+    /// Where the ray entered the void it is over at slant distance `s` (metres): the walk skips
+    /// blocks of a void once it knows the ray crossed one, so its own record may start late.
+    /// Stepped back every ``voidEntryStep`` while the ground below is void.
+    private mutating func voidEntry<T: TerrainGrids>(before s: Double, _ terrain: inout T) -> Double {
+        var entry = s
+        while entry > Self.voidEntryStep {
+            let p = path.point(at: entry - Self.voidEntryStep)
+            guard case .void = terrain.sample(latitude: p.latitude, longitude: p.longitude) else { break }
+            entry -= Self.voidEntryStep
+        }
+        return entry
+    }
+
+    /// Steps of ``voidEntry(before:_:)``, metres of slant distance: a sixth of a 1″ post.
+    static let voidEntryStep = 5.0
+
+    /// The skyline along the ray's azimuth, out to `range` metres of ground. True when a grid
+    /// with filled posts lay under it.
+    @discardableResult
     private mutating func skyline<T: TerrainGrids>(range: Double, maximumTerrain: Double, over terrain: inout T,
-                                                    into result: inout Result) {
+                                                    into result: inout Result) -> Bool {
         let d = path.enuDirection
         var horizontal = Vector3(d.x, d.y, 0)
         if horizontal.length < 1e-9 {
-            guard let azimuth = verticalAzimuth else { return }
+            guard let azimuth = verticalAzimuth else { return false }
             horizontal = ViewDirection(azimuth: azimuth, elevation: 0).enu
         }
         var level = RayPath(eye: path.frame.origin, direction: horizontal, geoid: path.geoid, refraction: settings.refraction,
@@ -158,9 +227,14 @@ public struct SightlineMarch {
         var search = SkylineSearch(eye: path.frame.origin.height, curvature: (1 - settings.refraction) / (2 * level.radius),
                                    maximumTerrain: maximumTerrain, highestUndulation: Self.highestUndulation)
         search.seed(along: &level, every: SkylineSearch.seedSpacing, upTo: min(range, Self.seedRange), over: &terrain)
-        _ = level.walk(from: 0, to: range, visitor: &search) { terrain.grid(containing: $0, longitude: $1) }
+        var sawFilled = false
+        _ = level.walk(from: 0, to: range, visitor: &search) {
+            let grid = terrain.grid(containing: $0, longitude: $1)
+            if grid?.filled != nil { sawFilled = true }
+            return grid
+        }
         result.crossedVoid = result.crossedVoid || search.crossedVoid
-        guard search.tangent > -.infinity else { return }
+        guard search.tangent > -.infinity else { return sawFilled }
         let p = level.point(at: search.distance)
         let undulation = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
         result.outcome = .horizon
@@ -168,6 +242,32 @@ public struct SightlineMarch {
         result.longitude = normalizedLongitude(p.longitude)
         result.elevation = search.elevation
         result.slantRange = slantRange(toLatitude: p.latitude, longitude: p.longitude, height: result.elevation + undulation)
+        return sawFilled
+    }
+
+    /// How far a hit or skyline point rests on filled terrain: whether the target's cell has a
+    /// filled post, and the ground metres of the sightline, up to the target (a hit) or its end
+    /// (a skyline), over filled cells with the ray less than ``FilledTerrain/clearance`` above
+    /// them, sampled every ``FilledTerrain/spacing``. nil when neither.
+    private mutating func filledTerrain<T: TerrainGrids>(of result: Result, _ terrain: inout T) -> FilledTerrain? {
+        func filled(_ latitude: Double, _ longitude: Double, _ terrain: inout T) -> Bool {
+            guard let grid = terrain.grid(containing: latitude, longitude: longitude), grid.filled != nil else { return false }
+            return grid.isFilled(latitude: latitude, longitude: longitude + grid.longitudeShift(toward: longitude))
+        }
+        let onTarget = filled(result.latitude, result.longitude, &terrain)
+        var over = 0.0
+        let step = FilledTerrain.spacing
+        var s = step / 2
+        while s < result.marchedDistance {
+            let p = path.point(at: s)
+            if filled(p.latitude, p.longitude, &terrain), let h = terrain.elevation(latitude: p.latitude, longitude: p.longitude) {
+                let ray = p.height - path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+                if ray - h < FilledTerrain.clearance { over += step * path.horizontalFraction }
+            }
+            s += step
+        }
+        guard onTarget || over > 0 else { return nil }
+        return FilledTerrain(targetOnFilled: onTarget, groundDistance: over)
     }
 
     /// √(2R′h_o) + √(2R′H_max), R′ = R/(1 − k), heights above the lowest land: how far terrain

@@ -66,7 +66,8 @@ public struct TargetSight: Sendable, Hashable {
         var path = RayPath(eye: eye, direction: direction, geoid: geoid, refraction: refraction)
         var hit = FirstHit(maximumTerrain: maximumTerrain)
         _ = path.walk(from: 0, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
-        guard let s = hit.hit, s < limit else { return nil }
+        // A ray that left a void below the terrain was stopped in it: blocked by the void's end.
+        guard let s = hit.hit ?? hit.unknownCrossing?.end, s < limit else { return nil }
         let p = path.point(at: s)
         return Obstruction(slantDistance: s, latitude: p.latitude,
                            longitude: normalizedLongitude(p.longitude), elevation: hit.elevation)

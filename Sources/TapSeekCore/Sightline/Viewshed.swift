@@ -360,7 +360,8 @@ extension Viewshed {
         var path = RayPath(eye: sweep.eye, direction: sight.direction, geoid: sweep.geoid, refraction: sweep.refraction, frame: frame)
         var hit = FirstHit(maximumTerrain: SightlineMarch.highestTerrain)
         _ = path.walk(from: clearTo, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
-        guard let s = hit.hit else { return true }
+        // A ray that left a void below the terrain was stopped in it, as aim says.
+        guard let s = hit.hit ?? hit.unknownCrossing?.end else { return true }
         return s >= limit
     }
 }

@@ -5,7 +5,8 @@ import Foundation
 ///
 /// Post (row r, column c) sits at latitude `north − r·latitudeSpacing` and longitude
 /// `west + c·longitudeSpacing`; rows run north to south. Heights are metres above the
-/// EGM96 geoid (mean sea level) as SRTM gives them; voids are NaN and mean *unknown*.
+/// EGM96 geoid (mean sea level) as SRTM gives them; voids are NaN and mean *unknown*. A grid
+/// whose voids were filled (``fillingVoids(within:)``) says which posts were in ``filled``.
 public struct ElevationGrid: Sendable {
     /// Latitude of the first row of posts, degrees.
     public let north: Double
@@ -21,8 +22,10 @@ public struct ElevationGrid: Sendable {
     /// Lowest and highest known height, metres (NaN when the grid is all void).
     public let minimumHeight: Float
     public let maximumHeight: Float
-    /// Share of posts that are voids, 0…1.
+    /// Share of posts that are voids, 0…1 (after any filling: the posts still unknown).
     public let voidFraction: Double
+    /// The posts filled in across voids (``VoidFill``), nil when none was.
+    public let filled: PostMask?
     /// The highest post over blocks of cells, level by level: lets a sightline skip terrain
     /// it provably clears. Built with the grid.
     public let pyramid: MaximumPyramid
@@ -36,7 +39,7 @@ public struct ElevationGrid: Sendable {
     ///     sightline skip terrain. A grid that is only looked up (the geoid's undulations) passes
     ///     false and gets a pyramid that bounds nothing: marching over it stays exact, only slow.
     public init(north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double,
-                rows: Int, columns: Int, heights: [Float], boundsTerrain: Bool = true) {
+                rows: Int, columns: Int, heights: [Float], boundsTerrain: Bool = true, filled: PostMask? = nil) {
         precondition(rows >= 2 && columns >= 2 && heights.count == rows * columns, "grid shape")
         precondition(latitudeSpacing > 0 && longitudeSpacing > 0, "grid spacing")
         self.north = north
@@ -46,6 +49,7 @@ public struct ElevationGrid: Sendable {
         self.rows = rows
         self.columns = columns
         self.heights = heights
+        self.filled = filled
         rowsPerDegree = 1 / latitudeSpacing
         columnsPerDegree = 1 / longitudeSpacing
         let (lo, hi, voids) = Self.extent(of: heights)
@@ -92,7 +96,38 @@ public struct ElevationGrid: Sendable {
     /// Longitude of the last column of posts, degrees.
     public var east: Double { west + Double(columns - 1) * longitudeSpacing }
     /// Memory the heights and their pyramid take, bytes.
-    public var byteCount: Int { heights.count * MemoryLayout<Float>.stride + pyramid.byteCount }
+    public var byteCount: Int { heights.count * MemoryLayout<Float>.stride + pyramid.byteCount + (filled?.byteCount ?? 0) }
+
+    /// Share of posts filled in across voids, 0…1.
+    public var filledFraction: Double { Double(filled?.count ?? 0) / Double(heights.count) }
+
+    /// The grid with its voids filled from the posts around them (``VoidFill``), those no
+    /// farther than `reach` metres from known terrain; the grid itself when it has no void.
+    /// Costs nothing for a grid without voids (their count is known from loading).
+    public func fillingVoids(within reach: Double = VoidFill.maximumReach) -> ElevationGrid {
+        guard voidFraction > 0 else { return self }
+        var h = heights
+        let middle = radians((north + south) / 2)
+        let rowSpacing = latitudeSpacing * VoidFill.metresPerDegree
+        let columnSpacing = max(longitudeSpacing * VoidFill.metresPerDegree * cos(middle), 1e-3)
+        guard let mask = VoidFill.fill(&h, rows: rows, columns: columns, rowSpacing: rowSpacing,
+                                       columnSpacing: columnSpacing, reach: reach) else { return self }
+        return ElevationGrid(north: north, west: west, latitudeSpacing: latitudeSpacing, longitudeSpacing: longitudeSpacing,
+                             rows: rows, columns: columns, heights: h, filled: mask)
+    }
+
+    /// Whether the bilinear height at a point inside the grid rests on a filled post: one of
+    /// the four posts around it that weigh in (as ``interpolate(latitude:longitude:)`` snaps).
+    public func isFilled(latitude: Double, longitude: Double) -> Bool {
+        guard let filled, contains(latitude: latitude, longitude: longitude) else { return false }
+        let row = cellRow(latitude: latitude), column = cellColumn(longitude: longitude)
+        let snap = 1e-6
+        let i = row.index * columns + column.index
+        let south = row.fraction > snap, north = row.fraction < 1 - snap
+        let east = column.fraction > snap, west = column.fraction < 1 - snap
+        return (north && west && filled.contains(i)) || (north && east && filled.contains(i + 1))
+            || (south && west && filled.contains(i + columns)) || (south && east && filled.contains(i + columns + 1))
+    }
 
     /// Whether the point lies within the rectangle spanned by the posts (edges included), so
     /// that all four posts around it belong to this grid.

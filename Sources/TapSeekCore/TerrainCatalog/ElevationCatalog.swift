@@ -26,6 +26,10 @@ public final class ElevationCatalog: Sendable {
     public let rasterReader: (any RasterReader)?
     /// The EGM2008 geoid grid that converts the heights of Copernicus tiles to EGM96, if given.
     public let egm2008GeoidPath: String?
+    /// Whether a tile's voids are filled from the posts around them when it loads
+    /// (``ElevationGrid/fillingVoids(within:)``, voids up to ``VoidFill/maximumReach``); the
+    /// grids then mark the filled posts. Tiles without voids (Copernicus) are left as read.
+    public let fillsVoids: Bool
 
     /// Tile indices per 1° cell of the world: `cells[(lat + 90) * 360 + (lon + 180)]`.
     private let cells: [[Int32]]
@@ -55,11 +59,13 @@ public final class ElevationCatalog: Sendable {
     ///   - egm2008GeoidPath: a grid of EGM2008 undulations (GTX, or a GeoTIFF in EPSG:4326, such
     ///     as PROJ's `us_nga_egm08_25.tif`), read with the EGM96 grid when the first EGM2008 tile
     ///     loads; without one such tiles are read as if above EGM96, with a warning.
+    ///   - fillsVoids: fill each tile's voids when it loads (the default); false keeps them
+    ///     unknown.
     /// - Throws: ``CatalogError`` when the directory is missing, unreadable or holds no raster
     ///   that can be read. Individual unreadable files only add a warning.
     public init(directory: String, memoryBudget: Int = ElevationCatalog.defaultMemoryBudget,
                 rasterReader: (any RasterReader)? = nil, windowedAbove: Int = ElevationCatalog.defaultWindowedAbove,
-                egm2008GeoidPath: String? = nil) throws(CatalogError) {
+                egm2008GeoidPath: String? = nil, fillsVoids: Bool = true) throws(CatalogError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw CatalogError("DEM directory \(directory) does not exist")
@@ -142,6 +148,7 @@ public final class ElevationCatalog: Sendable {
         self.memoryBudget = memoryBudget
         self.rasterReader = rasterReader
         self.egm2008GeoidPath = egm2008GeoidPath
+        self.fillsVoids = fillsVoids
         var cells = [[Int32]](repeating: [], count: 180 * 360)
         for (i, t) in tiles.enumerated() {
             for key in Self.cellKeys(south: t.south, north: t.north, west: t.west, east: t.east) {
@@ -201,20 +208,26 @@ public final class ElevationCatalog: Sendable {
 
     /// Reads a tile's grid: SRTM tiles and GeoTIFFs in EPSG:4326 by the pure-Swift readers that
     /// described them, everything else through the raster reader that described it; heights
-    /// above EGM2008 become heights above EGM96 when a grid of it was given.
+    /// above EGM2008 become heights above EGM96 when a grid of it was given; voids are filled
+    /// when the catalog ``fillsVoids``.
     private func read(_ tile: DEMTile) -> Result<ElevationGrid, TerrainFileError> {
         Result { () throws(TerrainFileError) in
-            let grid = try readAsStored(tile)
-            guard tile.verticalDatum == .egm2008, let egm2008GeoidPath else { return grid }
-            let geoids = conversion.withLock { loaded in
-                if loaded == nil { loaded = Result { () throws(TerrainFileError) in try EGM2008Conversion(egm2008Path: egm2008GeoidPath) } }
-                return loaded!
-            }
-            switch geoids {
-            case .success(let geoids): return geoids.toEGM96(grid)
-            case .failure(let error):
-                throw TerrainFileError(path: tile.path, message: "gives heights above EGM2008, and the geoid grids that convert them cannot be read: \(error.description)")
-            }
+            let grid = try readInEGM96(tile)
+            return fillsVoids ? grid.fillingVoids() : grid
+        }
+    }
+
+    private func readInEGM96(_ tile: DEMTile) throws(TerrainFileError) -> ElevationGrid {
+        let grid = try readAsStored(tile)
+        guard tile.verticalDatum == .egm2008, let egm2008GeoidPath else { return grid }
+        let geoids = conversion.withLock { loaded in
+            if loaded == nil { loaded = Result { () throws(TerrainFileError) in try EGM2008Conversion(egm2008Path: egm2008GeoidPath) } }
+            return loaded!
+        }
+        switch geoids {
+        case .success(let geoids): return geoids.toEGM96(grid)
+        case .failure(let error):
+            throw TerrainFileError(path: tile.path, message: "gives heights above EGM2008, and the geoid grids that convert them cannot be read: \(error.description)")
         }
     }
 

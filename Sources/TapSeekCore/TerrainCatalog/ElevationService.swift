@@ -23,6 +23,9 @@ public struct ElevationService: Sendable {
         /// which and why).
         public var reason: String?
         public var detail: String?
+        /// Whether ``elevation`` rests on posts filled across a void (``VoidFill``): interpolated
+        /// from the terrain around the void, not measured.
+        public var filled = false
     }
 
     /// A per-thread handle that remembers its last tile; use one per thread for bulk look-ups.
@@ -36,7 +39,9 @@ public struct ElevationService: Sendable {
             let n = geoid.undulation(latitude: p.latitude, longitude: p.longitude)
             var result = PointElevation(latitude: p.latitude, longitude: p.longitude, elevation: nil, geoidUndulation: n)
             switch terrain.sample(latitude: p.latitude, longitude: p.longitude) {
-            case .height(let h): result.elevation = h
+            case .height(let h):
+                result.elevation = h
+                result.filled = terrain.isFilled(latitude: p.latitude, longitude: p.longitude)
             case .void: result.reason = "void"
             case .outside:
                 if let damage = terrain.catalog.damage(latitude: p.latitude, longitude: p.longitude) {

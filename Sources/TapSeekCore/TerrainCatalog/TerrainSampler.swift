@@ -42,6 +42,13 @@ public struct TerrainSampler: TerrainGrids, Sendable {
         return seamCell(latitude: latitude, longitude: longitude, candidates: candidates)
     }
 
+    /// Whether the height at a point rests on a post filled across a void
+    /// (``ElevationGrid/isFilled(latitude:longitude:)``); false where nothing was filled.
+    public mutating func isFilled(latitude: Double, longitude: Double) -> Bool {
+        guard let grid = grid(containing: latitude, longitude: longitude), grid.filled != nil else { return false }
+        return grid.isFilled(latitude: latitude, longitude: normalizedLongitude(longitude) + grid.longitudeShift(toward: normalizedLongitude(longitude)))
+    }
+
     private mutating func sampleSlowly(latitude: Double, longitude: Double) -> TerrainSample {
         let candidates = catalog.candidates(latitude: latitude, longitude: longitude)
         var covered = false

@@ -1,0 +1,286 @@
+import Foundation
+
+/// Fills the voids of a grid of posts from the known posts around them: each void (a set of
+/// NaN posts joined through their north, south, east and west neighbours) becomes the smooth
+/// surface that meets the known posts on its rim, the solution of Laplace's equation with the
+/// rim as boundary (the idea of GDAL's `gdal_fillnodata`, written here from the mathematics).
+///
+/// The discrete Laplacian weighs the east–west and north–south neighbours by the inverse
+/// square of their spacing in metres, so that a surface linear in the posts' ground
+/// coordinates, a plane, is its own solution: a void in a plane is filled with the plane to
+/// rounding. A post on the grid's edge has no neighbour beyond it and takes the mean of those
+/// it has (the surface meets the edge level).
+///
+/// A void is filled only when none of its posts lies farther than ``maximumReach`` from known
+/// terrain; larger voids stay unknown.
+public enum VoidFill {
+    /// How far from known terrain a filled post may lie, metres: 2 km, so voids up to about
+    /// 4 km across. Every void of the shared Alpine tile N46E008 (SRTM v2, 3″; 7.2 % void, on
+    /// the steep north faces) is filled, its largest reaching 1.5 km from known ground, while a
+    /// void hiding a whole massif (the Himalayan SRTM v2 voids span tens of kilometres) stays
+    /// unknown: there a smooth surface spanning it would be an invention, not an interpolation.
+    /// In metres, not posts, so that the limit does not depend on the DEM's resolution
+    /// (`gdal_fillnodata`'s default reach is 100 pixels: 3 km at 1″, 9 km at 3″).
+    public static let maximumReach = 2000.0
+
+    /// Largest change of a post between two sweeps at which the fill counts as converged,
+    /// metres: a tenth of the centimetre the heights are reported to.
+    static let tolerance = 1e-3
+
+    /// Metres per degree of latitude on a sphere of the Earth's mean radius (6 371 008.8 m):
+    /// post spacings only weigh the Laplacian and measure reach, where 0.5 % does not matter.
+    static let metresPerDegree = 6_371_008.8 * Double.pi / 180
+
+    /// Fills the voids of `heights` (`rows × columns`, row-major from the north, NaN for voids)
+    /// in place and answers which posts it filled; nil when it filled none.
+    /// - Parameters:
+    ///   - rowSpacing, columnSpacing: ground distance between neighbouring posts north–south and
+    ///     east–west, metres.
+    ///   - reach: voids with a post farther than this from known terrain are left as they are.
+    static func fill(_ heights: inout [Float], rows: Int, columns: Int, rowSpacing: Double, columnSpacing: Double,
+                     reach: Double = maximumReach) -> PostMask? {
+        precondition(heights.count == rows * columns && rowSpacing > 0 && columnSpacing > 0, "grid shape")
+        var mask: PostMask?
+        // For every post: −2 before it is looked at, −1 once known or taken, else its place in
+        // the void being solved (reset after it).
+        var slot = [Int32](repeating: -2, count: heights.count)
+        var component: [Int] = []
+        var stack: [Int] = []
+        heights.withUnsafeMutableBufferPointer { h in
+            slot.withUnsafeMutableBufferPointer { slot in
+                for start in 0..<h.count where slot[start] == -2 && h[start].isNaN {
+                    // The void holding `start`, by flood fill through the four neighbours.
+                    component.removeAll(keepingCapacity: true)
+                    stack.append(start)
+                    slot[start] = 0
+                    while let i = stack.popLast() {
+                        slot[i] = Int32(component.count)
+                        component.append(i)
+                        let r = i / columns, c = i - r * columns
+                        func take(_ j: Int) {
+                            if slot[j] == -2, h[j].isNaN {
+                                slot[j] = 0
+                                stack.append(j)
+                            }
+                        }
+                        if r > 0 { take(i - columns) }
+                        if r < rows - 1 { take(i + columns) }
+                        if c > 0 { take(i - 1) }
+                        if c < columns - 1 { take(i + 1) }
+                    }
+                    let void = Void(posts: component, rows: rows, columns: columns, rowSpacing: rowSpacing, columnSpacing: columnSpacing)
+                    let farthest = void.reach(h)
+                    let filled = farthest <= reach && void.solve(h, slot: slot, reach: farthest)
+                    for i in component { slot[i] = -1 }
+                    guard filled else { continue }
+                    if mask == nil { mask = PostMask(count: h.count) }
+                    for i in component { mask!.insert(i) }
+                }
+            }
+        }
+        return mask
+    }
+
+    /// One void: its posts and the geometry of the lattice around them.
+    private struct Void {
+        let posts: [Int]
+        let rows: Int, columns: Int
+        let rowSpacing: Double, columnSpacing: Double
+
+        /// The void's bounding rows and columns.
+        var bounds: (r0: Int, r1: Int, c0: Int, c1: Int) {
+            var r0 = rows, r1 = 0, c0 = columns, c1 = 0
+            for i in posts {
+                let r = i / columns, c = i - r * columns
+                r0 = min(r0, r); r1 = max(r1, r); c0 = min(c0, c); c1 = max(c1, c)
+            }
+            return (r0, r1, c0, c1)
+        }
+
+        /// The farthest any post of the void lies from a known post, metres, measured along
+        /// steps between neighbouring posts (eight directions; at most 8 % over the straight
+        /// distance): two passes of a chamfer distance transform over the void's bounding box.
+        /// Posts beyond the grid's edge are no known terrain.
+        func reach(_ h: UnsafeMutableBufferPointer<Float>) -> Double {
+            var (r0, r1, c0, c1) = bounds
+            // One post of margin: the known rim (where the grid has it).
+            r0 = max(r0 - 1, 0); r1 = min(r1 + 1, rows - 1); c0 = max(c0 - 1, 0); c1 = min(c1 + 1, columns - 1)
+            let height = r1 - r0 + 1, width = c1 - c0 + 1
+            var d = [Double](repeating: 0, count: height * width)
+            for r in 0..<height {
+                for c in 0..<width where h[(r0 + r) * columns + c0 + c].isNaN { d[r * width + c] = .infinity }
+            }
+            let diagonal = (rowSpacing * rowSpacing + columnSpacing * columnSpacing).squareRoot()
+            d.withUnsafeMutableBufferPointer { d in
+                // Forward from the north and west neighbours, backward from the south and east.
+                for r in 0..<height {
+                    for c in 0..<width where d[r * width + c] > 0 {
+                        var best = d[r * width + c]
+                        if c > 0 { best = min(best, d[r * width + c - 1] + columnSpacing) }
+                        if r > 0 {
+                            let above = (r - 1) * width + c
+                            best = min(best, d[above] + rowSpacing)
+                            if c > 0 { best = min(best, d[above - 1] + diagonal) }
+                            if c < width - 1 { best = min(best, d[above + 1] + diagonal) }
+                        }
+                        d[r * width + c] = best
+                    }
+                }
+                for r in stride(from: height - 1, through: 0, by: -1) {
+                    for c in stride(from: width - 1, through: 0, by: -1) where d[r * width + c] > 0 {
+                        var best = d[r * width + c]
+                        if c < width - 1 { best = min(best, d[r * width + c + 1] + columnSpacing) }
+                        if r < height - 1 {
+                            let below = (r + 1) * width + c
+                            best = min(best, d[below] + rowSpacing)
+                            if c > 0 { best = min(best, d[below - 1] + diagonal) }
+                            if c < width - 1 { best = min(best, d[below + 1] + diagonal) }
+                        }
+                        d[r * width + c] = best
+                    }
+                }
+            }
+            var farthest = 0.0
+            for i in posts {
+                let r = i / columns - r0, c = i % columns - c0
+                farthest = max(farthest, d[r * width + c])
+            }
+            return farthest
+        }
+
+        /// Solves Laplace's equation over the void with the known rim fixed, by successive
+        /// over-relaxation in red–black order, and writes the surface into `h`. Starts from the
+        /// mean of the straight-line interpolations along the post's row and column between the
+        /// nearest known posts (for a plane, already the answer). `slot` gives each post of the
+        /// void its place in ``posts`` (and no other post a place ≥ 0); `reach` is its farthest
+        /// post from known terrain, metres (``reach(_:)``). False when the void
+        /// touches no known post (a grid all void), which then stays unknown.
+        func solve(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>, reach: Double) -> Bool {
+            let n = posts.count
+            // Weights of the north–south and east–west neighbours: 1/spacing².
+            let wr = 1 / (rowSpacing * rowSpacing), wc = 1 / (columnSpacing * columnSpacing)
+            // For each post: the weighted sum of its known neighbours over the total weight, and
+            // its up to four void neighbours (place, weight over the total; −1 for none).
+            var fixed = [Double](repeating: 0, count: n)
+            var neighbour = [Int32](repeating: -1, count: 4 * n)
+            var weight = [Double](repeating: 0, count: 4 * n)
+            var touchesKnown = false
+            for (k, i) in posts.enumerated() {
+                let r = i / columns, c = i - r * columns
+                var total = 0.0, known = 0.0, m = 0
+                func add(_ j: Int, _ w: Double) {
+                    total += w
+                    let s = slot[j]
+                    if s >= 0, posts[Int(s)] == j {
+                        neighbour[4 * k + m] = s
+                        weight[4 * k + m] = w
+                        m += 1
+                    } else {
+                        known += w * Double(h[j])
+                        touchesKnown = true
+                    }
+                }
+                if r > 0 { add(i - columns, wr) }
+                if r < rows - 1 { add(i + columns, wr) }
+                if c > 0 { add(i - 1, wc) }
+                if c < columns - 1 { add(i + 1, wc) }
+                fixed[k] = known / total
+                for q in 0..<m { weight[4 * k + q] /= total }
+            }
+            guard touchesKnown else { return false }
+            var x = posts.map { start(at: $0, h) }
+            // Red–black: posts of one colour have neighbours only of the other.
+            let red = (0..<n).filter { k in (posts[k] / columns + posts[k] % columns) % 2 == 0 }
+            let black = (0..<n).filter { k in (posts[k] / columns + posts[k] % columns) % 2 != 0 }
+            // The optimal relaxation for a square of side L, taken with L the void's width
+            // (twice its farthest post from the rim, in posts), which governs how slowly a
+            // smooth error decays; not its bounding box, which a winding void makes far larger.
+            let (r0, r1, c0, c1) = bounds
+            let side = min(Double(min(r1 - r0, c1 - c0) + 2), 2 * reach / max(rowSpacing, columnSpacing) + 2)
+            let omega = 2 / (1 + sin(Double.pi / (side + 1)))
+            // A cap against a pathological shape; convergence takes O(side) sweeps.
+            let sweeps = 200 + 20 * (r1 - r0 + c1 - c0)
+            x.withUnsafeMutableBufferPointer { x in
+                fixed.withUnsafeBufferPointer { fixed in neighbour.withUnsafeBufferPointer { neighbour in weight.withUnsafeBufferPointer { weight in
+                    let colours = [red, black]
+                    for _ in 0..<sweeps {
+                        var largest = 0.0
+                        for colour in colours {
+                            for k in colour {
+                                var mean = fixed[k]
+                                for q in (4 * k)..<(4 * k + 4) {
+                                    let s = neighbour[q]
+                                    if s < 0 { break }
+                                    mean += weight[q] * x[Int(s)]
+                                }
+                                let change = omega * (mean - x[k])
+                                x[k] += change
+                                largest = max(largest, abs(change))
+                            }
+                        }
+                        if largest < tolerance { break }
+                    }
+                } } }
+            }
+            for (k, i) in posts.enumerated() { h[i] = Float(x[k]) }
+            return true
+        }
+
+        /// The first guess at void post `i`: the mean of the straight lines between the nearest
+        /// known posts along its row and along its column (one of them where only one side has
+        /// known posts before the grid's edge, that post's height where only one post is known).
+        private func start(at i: Int, _ h: UnsafeMutableBufferPointer<Float>) -> Double {
+            let r = i / columns, c = i - r * columns
+            var sum = 0.0, lines = 0, loneSum = 0.0, lone = 0
+            for (position, count, stride) in [(c, columns, 1), (r, rows, columns)] {
+                var before: (Int, Double)?, after: (Int, Double)?
+                var k = position - 1
+                while k >= 0 {
+                    let v = h[i - (position - k) * stride]
+                    if !v.isNaN { before = (position - k, Double(v)); break }
+                    k -= 1
+                }
+                k = position + 1
+                while k < count {
+                    let v = h[i + (k - position) * stride]
+                    if !v.isNaN { after = (k - position, Double(v)); break }
+                    k += 1
+                }
+                if let (a, ha) = before, let (b, hb) = after {
+                    sum += ha + (hb - ha) * Double(a) / Double(a + b)
+                    lines += 1
+                } else if let (_, v) = before ?? after {
+                    loneSum += v
+                    lone += 1
+                }
+            }
+            return lines > 0 ? sum / Double(lines) : (lone > 0 ? loneSum / Double(lone) : 0)
+        }
+    }
+}
+
+/// A set of a grid's posts, one bit each: the posts ``VoidFill`` filled.
+public struct PostMask: Sendable, Hashable {
+    private var bits: [UInt64]
+    /// How many posts are in the set.
+    public private(set) var count = 0
+
+    /// An empty set over `posts` posts.
+    init(count posts: Int) { bits = [UInt64](repeating: 0, count: (posts + 63) / 64) }
+
+    mutating func insert(_ i: Int) {
+        let word = i >> 6, bit = UInt64(1) << UInt64(i & 63)
+        if bits[word] & bit == 0 {
+            bits[word] |= bit
+            count += 1
+        }
+    }
+
+    /// Whether post `i` (row-major index) is in the set.
+    @inlinable public func contains(_ i: Int) -> Bool { word(i >> 6) & (UInt64(1) << UInt64(i & 63)) != 0 }
+
+    @usableFromInline func word(_ k: Int) -> UInt64 { bits[k] }
+
+    /// Memory the set takes, bytes.
+    var byteCount: Int { bits.count * MemoryLayout<UInt64>.stride }
+}

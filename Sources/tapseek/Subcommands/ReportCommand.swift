@@ -1,0 +1,125 @@
+import ArgumentParser
+import Foundation
+import TapSeek
+
+/// `tapseek report [FILE|-] -o REPORT.html`: a field log as one self-contained web page — the
+/// relief, observers, sightlines and targets on a map, a table of every input line, the profile
+/// of the reading selected. Reads what `batch` reads and locates it the same way.
+struct ReportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Locate a log as batch does and write it as one self-contained HTML page.",
+        discussion: """
+        The page needs no network: its script, style and relief image (drawn from the DEM) are \
+        inside it. It shows the observers, their track, sightlines and targets over the relief \
+        and the coasts and borders of the geocoder index (pan: drag; zoom: wheel or +/-), one \
+        view a place when the readings lie in places far apart, a table of every non-blank input line (errors included) that sorts and \
+        filters, and the terrain profile of the reading selected. A summary goes to stderr, and \
+        a progress line when stderr is a terminal. Exit status 0 when the page is written, also \
+        when some lines are errors.
+        """
+    )
+
+    @Argument(help: "JSON Lines file, phone log file, Sensor Logger or phyphox export folder or zip; - for stdin.")
+    var file: String = "-"
+
+    @Option(name: [.short, .customLong("output")], help: "The HTML file to write.")
+    var output: String
+
+    @Option(help: "Input format; auto recognises JSON Lines, the phone apps' CSV headers and export folders.")
+    var format: BatchFormat = .auto
+
+    @Option(parsing: .unconditional, help: "Chunks of readings located at once.")
+    var jobs: JobCount = .allCores
+
+    @Option(parsing: .unconditional, help: "Keep a reading only after this many seconds since the last one kept (or --min-move).")
+    var every: Double?
+
+    @Option(name: .customLong("min-move"), parsing: .unconditional, help: "Keep a reading only after a move of this many metres from the last one kept (or --every).")
+    var minMove: Double?
+
+    @Flag(inversion: .prefixedNo, help: "Carry the calibration of a reading with skyline or landmarks over to the readings after it, until the next such reading.")
+    var carryCalibration = true
+
+    @Option(parsing: .unconditional, help: FixedLocation.help)
+    var location: String?
+
+    @OptionGroup var options: LocateOptions
+
+    @OptionGroup var sampling: UncertaintyOptions
+
+    func validate() throws {
+        try jobs.validate()
+        if let location { _ = try FixedLocation.parse(location) }
+        guard format != .geojson else { throw ValidationError("--format geojson names an output; report writes HTML") }
+        guard !output.isEmpty else { throw ValidationError("--output must name a file") }
+        do throws(ImportError) {
+            _ = try Thinning(every: every, minMove: minMove).validated()
+        } catch {
+            throw ValidationError("\(error.column ?? "") \(error.message)")
+        }
+    }
+
+    func run() async throws {
+        // Fail before a long batch, not after it.
+        let directory = URL(fileURLWithPath: output).deletingLastPathComponent().path
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw InputError("--output \(output): no such directory \(directory)")
+        }
+        if FileManager.default.fileExists(atPath: output, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw InputError("--output \(output): is a directory; name the HTML file to write")
+        }
+        var input = try BatchInput(path: file, format: format, thinning: Thinning(every: every, minMove: minMove),
+                                   location: try location.map { try FixedLocation.parse($0) })
+        let locator = try options.locator(recordsProfile: true)
+        let batch = BatchLocator(locator: locator, jobs: jobs.value, uncertainty: sampling.settings)
+        let decoder = input.decoder
+        let refraction = options.refraction
+        var carry = carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
+        // Profiles shrink past 10 000 lines, when the page's size starts to matter.
+        let points = ReportProfilePoints()
+        var pipeline = BatchPipeline<BatchChunk, ReportChunk>(jobs: jobs.value) { chunk in
+            ReportChunk.make(from: chunk, batch: batch, decoder: decoder, refraction: refraction, profilePoints: points.current)
+        }
+        var rows = ReportRows(profilePoints: 0)
+        var tally = BatchTally()
+        var progress = BatchProgress(totalBytes: input.totalBytes)
+        var bytesDone = 0
+        var failure: InputError?
+        var inputEnded = false
+        while true {
+            if !inputEnded {
+                inputEnded = try input.fill(&pipeline, chunkSize: batch.chunkSize, carry: &carry, decoder: decoder, failure: &failure)
+            }
+            guard let chunk = await pipeline.next() else { break }
+            rows.merge(chunk.rows)
+            points.seen(rows.count)
+            tally.merge(chunk.tally)
+            bytesDone += chunk.inputBytes
+            progress.update(results: tally.total, bytes: bytesDone)
+        }
+        progress.clear()
+        if let failure { throw failure }
+        let batchSeconds = progress.elapsed
+        let page = ReportPage(title: file == "-" ? "stdin" : URL(fileURLWithPath: file).lastPathComponent, rows: rows,
+                              catalog: locator.catalog, uncertainty: sampling.uncertainty, summary: tally.summary,
+                              geocoder: try? Geocoder.default())
+        do {
+            try page.write(to: output)
+        } catch {
+            throw InputError("--output \(output): cannot write: \(error.localizedDescription)")
+        }
+        let pageSeconds = progress.elapsed - batchSeconds
+        StandardError.write("tapseek: report: \(BatchProgress.counted(tally.total, "line")) in \(String(format: "%.1f", batchSeconds)) s, page in "
+            + "\(String(format: "%.1f", pageSeconds)) s: \(tally.summary); wrote \(output)")
+    }
+}
+
+/// Terrain heights per profile for the chunks still to come: 64 for the first 10 000 lines,
+/// then 24, which keeps 100 000 rows with profiles near 30 MB.
+final class ReportProfilePoints: Sendable {
+    private let count = Locked(0)
+    var current: Int { count.withLock { $0 } < 10_000 ? 64 : 24 }
+    func seen(_ rows: Int) { count.withLock { $0 = rows } }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TapSeek
+import TapSeekTestSupport
+
+/// The real SRTM v2 voids of N46E008 (7 % of the tile, on the steep north faces of the Eiger,
+/// Mönch and Jungfrau): no answer may lie off the sightline, none may call a void the sky, and
+/// filling (the default) answers on the filled surface and says so.
+@Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"))
+struct RealVoidTests {
+    static let geoidPath = "/usr/share/proj/egm96_15.gtx"
+
+    static func locator(fillsVoids: Bool) throws -> Locator {
+        try #require(SharedData.exists(SharedData.dem), Comment(rawValue: SharedData.missing(SharedData.dem)))
+        let catalog = try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal, fillsVoids: fillsVoids)
+        return Locator(catalog: catalog, geoid: try Geoid(contentsOf: geoidPath))
+    }
+
+    /// From Grindelwald at 2 950 m, level toward the Eiger's north face (issue 38, item 1).
+    static let levelAtTheNorthFace = Reading(location: .init(latitude: 46.624, longitude: 8.041, altitude: 2950),
+                                             orientation: .init(heading: 208, pitch: 0))
+
+    /// README's Eiger reading, at `heading`.
+    static func readme(heading: Double) -> Reading {
+        Reading(location: .init(latitude: 46.624, longitude: 8.041, altitude: 1034), orientation: .init(heading: heading, pitch: 26))
+    }
+
+    /// How far a target lies from the straight sightline of a reading, metres (refraction
+    /// bends the ray below it by k·d²/(2R): 0.3 m at 5 km).
+    static func offLine(_ result: LocateResult, geoid: Geoid) throws -> Double {
+        let o = try #require(result.observer), t = try #require(result.target), s = try #require(result.sightline)
+        let eye = GeodeticPosition(latitude: o.latitude, longitude: o.longitude,
+                                   height: o.altitude + geoid.undulation(latitude: o.latitude, longitude: o.longitude))
+        let v = LocalFrame(origin: eye).enu(of: GeodeticPosition(latitude: t.latitude, longitude: t.longitude,
+                                                                 height: t.elevation + geoid.undulation(latitude: t.latitude, longitude: t.longitude)))
+        let d = ViewDirection(azimuth: s.azimuth, elevation: s.elevationAngle).enu
+        return (v - v.dot(d) * d).length
+    }
+
+    /// Before: `hit` at 3 930 m, 980 m above the level ray (the first known post past the void).
+    @Test func aHitThroughAVoidLiesOnTheSightline() throws {
+        let locator = try Self.locator(fillsVoids: true)
+        let result = locator.locate(Self.levelAtTheNorthFace)
+        #expect(result.status == .hit)
+        #expect(try Self.offLine(result, geoid: locator.geoid) < 1)
+        let filled = try #require(result.warnings.first { $0.code == .filledVoid }, "\(result.warnings)")
+        #expect(filled.message.contains("the target lies on terrain filled across a void"))
+        #expect(!result.warnings.contains { $0.code == .voidOnSightline })
+    }
+
+    @Test func aSightlineLeavingAVoidBelowTheTerrainIsTerrainUnknownWithoutFilling() throws {
+        let locator = try Self.locator(fillsVoids: false)
+        for reading in [Self.levelAtTheNorthFace, Self.readme(heading: 208)] {
+            let result = locator.locate(reading)
+            #expect(result.status == .error && result.error?.code == .terrainUnknown, "\(result.status) \(String(describing: result.target))")
+            #expect(result.target == nil)
+            #expect(result.error?.message.contains("crosses a void in the DEM") == true)
+            // What is known stays: the observer and the sightline.
+            #expect(result.observer != nil && result.sightline != nil)
+        }
+    }
+
+    /// Before: `horizon`, "left the DEM 6290.0 m from the observer" and "no terrain lies in the
+    /// tapped direction (the sky?)", for a ray that entered the Eiger's void below the tile's
+    /// highest post and met the tile's edge inside it.
+    @Test(arguments: [209.0, 210, 211, 212])
+    func aRayIntoAVoidIsNeitherTheSkyNorLeavesTheDEMUnmet(heading: Double) throws {
+        let unfilled = try Self.locator(fillsVoids: false).locate(Self.readme(heading: heading))
+        #expect(unfilled.status == .error && unfilled.error?.code == .terrainUnknown, "\(unfilled.warnings)")
+        #expect(!unfilled.warnings.contains { $0.code == .skyTapped || $0.code == .leftDEM })
+        // Filled, the ray passes over the filled face and the tile's west edge (8° E) ends the
+        // DEM: terrain beyond is unknown, so the sky is not claimed.
+        let filled = try Self.locator(fillsVoids: true).locate(Self.readme(heading: heading))
+        #expect(filled.status == .hit || filled.status == .horizon)
+        #expect(!filled.warnings.contains { $0.code == .skyTapped }, "\(filled.warnings)")
+    }
+
+    /// Before: `hitShare` 0.117 and no word of it.
+    @Test func fewSamplesHittingIsWarnedWithTheShare() throws {
+        let result = try Self.locator(fillsVoids: true).locate(Self.readme(heading: 208),
+                                                              uncertainty: .init(samples: 200, seed: 7), jobs: 2)
+        let share = try #require(result.uncertainty?.hitShare)
+        #expect(share < 0.5)
+        let warning = try #require(result.warnings.first { $0.code == .fewSamplesHit }, "\(result.warnings)")
+        #expect(warning.message.contains(String(format: "%.1f %%", 100 * share)), "\(warning.message)")
+    }
+
+    @Test func theTileLoadsWithItsVoidsFilledAndMarked() throws {
+        let filled = try Self.locator(fillsVoids: true).catalog, raw = try Self.locator(fillsVoids: false).catalog
+        let index = try #require(filled.tiles.firstIndex { $0.path.hasSuffix("N46E008.tif") })
+        let grid = try #require(filled.grid(tile: index)), voids = try #require(raw.grid(tile: index))
+        #expect(voids.voidFraction > 0.05 && voids.filled == nil)
+        // Every void of this tile lies within VoidFill.maximumReach of known terrain.
+        #expect(grid.voidFraction == 0)
+        #expect(abs(grid.filledFraction - voids.voidFraction) < 1e-12)
+        for (i, h) in voids.heights.enumerated() where i % 7 == 0 {
+            if h.isNaN { #expect(grid.filled?.contains(i) == true) } else { #expect(grid.heights[i] == h) }
+        }
+    }
+}

@@ -47,4 +47,27 @@ struct PanoramaTileEdgeTests {
         #expect(terrain.lookups < 2_000, "\(terrain.lookups) grid look-ups for azimuth \(azimuth)°")
         #expect(point.elevationAngle != nil)
     }
+    /// Rays that leave the Everest tile across its north edge (28° N) at a grazing angle, with
+    /// no tile beyond: nothing north of the edge is known, so no skyline point may lie there. A
+    /// track a rounding error past the edge once found its exit behind it and walked on over
+    /// row 0 extrapolated, drawing peaks 20 m beyond the data 2° higher than the terrain.
+    @Test func aRayLeavingTheTileAcrossItsEdgeReadsNothingBeyondIt() throws {
+        let tile = SharedData.dem.appendingPathComponent("N27E086.hgt")
+        try #require(SharedData.exists(tile), Comment(rawValue: SharedData.missing(tile)))
+        let catalog = try ElevationCatalog(directory: SharedData.dem.path)
+        let geoid = try Geoid()
+        var terrain = TerrainSampler(catalog: catalog)
+        let (latitude, longitude) = (27.9957, 86.8285)
+        let eye = GeodeticPosition(latitude: latitude, longitude: longitude, height: 5650 + geoid.undulation(latitude: latitude, longitude: longitude))
+        let settings = Panorama.Settings(azimuthStep: 0.01, range: 40_000, layers: Panorama.Settings.pictureLayers)
+        var beyond: [Double] = []
+        for step in 0...300 {
+            let azimuth = 84.0 + Double(step) * 0.01
+            var crossedVoid = false
+            let point = Panorama.skylinePoint(azimuth: azimuth, eye: eye, geoid: geoid, settings: settings, range: 40_000,
+                                              over: &terrain, crossedVoid: &crossedVoid)
+            if point.latitude > 28 + 1e-7 { beyond.append(azimuth) }
+        }
+        #expect(beyond.isEmpty, "skyline points north of the tile at azimuths \(beyond.prefix(10))")
+    }
 }

@@ -197,8 +197,13 @@ extension RayPath {
                     level -= 1
                     continue
                 }
-                let r0 = Double(br * size), r1 = min(Double((br + 1) * size), lastRow)
-                let c0 = Double(bc * size), c1 = min(Double((bc + 1) * size), lastColumn)
+                // A block on the grid's edge reaches as far as the guard above lets the track:
+                // were it to end at the edge itself, a track just past the edge (within the
+                // tolerance) would find its exit behind it and walk on beyond the grid.
+                let r0 = br == 0 ? -Self.edgeTolerance : Double(br * size)
+                let r1 = Double((br + 1) * size) >= lastRow ? lastRow + Self.edgeTolerance : Double((br + 1) * size)
+                let c0 = bc == 0 ? -Self.edgeTolerance : Double(bc * size)
+                let c1 = Double((bc + 1) * size) >= lastColumn ? lastColumn + Self.edgeTolerance : Double((bc + 1) * size)
                 let uExit = min(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd, heading: rowHeading),
                                 column.exit(from: c0, c1, after: u + half, limit: uEnd, heading: columnHeading))
                 // A block with a void is looked into until the ray is known to cross one: the
@@ -217,9 +222,12 @@ extension RayPath {
                 while v < uExit {
                     let rv = row(v + Self.nudge), cv = column(v + Self.nudge)
                     let cellRow = min(max(Int(rv), 0), grid.rows - 2), cellColumn = min(max(Int(cv), 0), columns - 2)
-                    let vExit = min(uExit, row.exit(from: Double(cellRow), Double(cellRow + 1), after: v + half, limit: uExit, heading: rowHeading),
-                                    column.exit(from: Double(cellColumn), Double(cellColumn + 1), after: v + half, limit: uExit,
-                                                heading: columnHeading))
+                    let vExit = min(uExit, row.exit(from: cellRow == 0 ? -Self.edgeTolerance : Double(cellRow),
+                                                    cellRow + 2 == grid.rows ? lastRow + Self.edgeTolerance : Double(cellRow + 1),
+                                                    after: v + half, limit: uExit, heading: rowHeading),
+                                    column.exit(from: cellColumn == 0 ? -Self.edgeTolerance : Double(cellColumn),
+                                                cellColumn + 2 == columns ? lastColumn + Self.edgeTolerance : Double(cellColumn + 1),
+                                                after: v + half, limit: uExit, heading: columnHeading))
                     let i = cellRow * columns + cellColumn
                     let du = vExit - v
                     let height = segment.height

@@ -12,8 +12,9 @@ import TapSeekTestSupport
 ///     swift test --filter SkylineWebScoreTests 2>&1 | grep SKYLINE-WEB
 @Suite(.enabled(if: SharedData.available(SkylineTraceFile.folder), "needs ../shared/photos/skyline-web"), .timeLimit(.minutes(10)))
 struct SkylineWebScoreTests {
-    /// Photos right by the rule, at least: 17 before the sky-departure term, 19 with it.
-    static let floor = 19
+    /// Photos right by the rule, at least: 17 before the sky-departure term, 19 with it, 22 with
+    /// the sky's line held to the colours it was fitted to.
+    static let floor = 22
 
     @Test func realPhotographsMeetTheScoreFloor() throws {
         try #require(SharedData.exists(SkylineTraceFile.folder), Comment(rawValue: SharedData.missing(SkylineTraceFile.folder)))

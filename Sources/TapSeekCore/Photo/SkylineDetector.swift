@@ -294,14 +294,16 @@ struct ColourPlanes {
     func addSkyDeparture(to cost: inout [Float], boundary: [Int], noise: Float) -> Bool {
         let bands = max(1, width / 50)
         var fitted = false
-        var lines = [(a: [Float], b: [Float], spread: [Float])?](repeating: nil, count: bands)
+        var lines = [(a: [Float], b: [Float], spread: [Float], low: [Float], high: [Float])?](repeating: nil, count: bands)
         for band in 0..<bands {
             let x0 = band * width / bands, x1 = (band + 1) * width / bands
             var n: Float = 0, sy: Float = 0, syy: Float = 0
             var sc: [Float] = [0, 0, 0], syc: [Float] = [0, 0, 0]
             var samples: [(Int, Int)] = []
+            var deepest = 0
             for x in stride(from: x0, to: x1, by: 2) {
                 let top = Int(Double(boundary[x]) * SkylineDetector.skyFitShare)
+                deepest = max(deepest, top - 1)
                 for y in stride(from: 0, to: top, by: 2) {
                     let i = y * width + x
                     let fy = Float(y)
@@ -326,7 +328,11 @@ struct ColourPlanes {
                 }
             }
             let spread = residual.map { max(($0 / n).squareRoot(), 2 * noise) }
-            lines[band] = (a, b, spread)
+            // The line holds over the rows it was fitted to; below them the sky is taken as no
+            // brighter or darker than there (a sky that pales toward the horizon levels off: its
+            // line carried on would call the pale sky near the horizon darker than itself).
+            let ends = (0..<3).map { (a[$0], a[$0] + b[$0] * Float(deepest)) }
+            lines[band] = (a, b, spread, ends.map { min($0.0, $0.1) }, ends.map { max($0.0, $0.1) })
             fitted = true
         }
         guard fitted else { return false }
@@ -343,9 +349,10 @@ struct ColourPlanes {
                 let i = y * width + x
                 var d2: Float = 0, darker: Float = 0, spread: Float = 0
                 for c in 0..<3 {
-                    let r = (planes[c][i] - line.a[c] - line.b[c] * Float(y)) / line.spread[c]
+                    let sky = min(max(line.a[c] + line.b[c] * Float(y), line.low[c]), line.high[c])
+                    let r = (planes[c][i] - sky) / line.spread[c]
                     d2 += r * r
-                    darker -= planes[c][i] - line.a[c] - line.b[c] * Float(y)
+                    darker -= planes[c][i] - sky
                     spread += line.spread[c]
                 }
                 // Only what is darker than the sky there: clouds are as bright or brighter.

@@ -145,6 +145,22 @@ struct PhotoCommandTests {
         #expect((line["sources"] as? [String: String])?["location"] == "option")
     }
 
+    /// A phone's export nests its photos (`DCIM/100APPLE`): the folder's sub-folders are read
+    /// too, each in name order after the files before it.
+    @Test func aFolderIsReadWithItsSubFolders() throws {
+        let folder = try SharedData.temporaryDirectory("photo")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let nested = folder.appendingPathComponent("DCIM/100APPLE")
+        try FileManager.default.createDirectory(at: nested, withIntermediateDirectories: true)
+        let image = try Self.render(fog: 0.995)
+        try Self.writePhoto(image, to: nested.appendingPathComponent("IMG_0001.jpg"), gps: false)
+        try Self.writePhoto(image, to: folder.appendingPathComponent("a.jpg"), gps: false)
+        try Self.writePhoto(image, to: folder.appendingPathComponent("z.jpg"), gps: false)
+        let run = try CLIRunner.run(["photo", folder.path, "--dem", SharedData.dem.path, "--jobs", "1"])
+        let files = try Self.lines(run).map { ($0["file"] as? String ?? "").replacingOccurrences(of: folder.path + "/", with: "") }
+        #expect(files == ["DCIM/100APPLE/IMG_0001.jpg", "a.jpg", "z.jpg"], "\(files)")
+    }
+
     @Test func badOptionsAreUsageErrors() throws {
         for arguments in [["--tap", "12"], ["--fov", "200"], ["--location", "95,8"], ["--annotate", "/no/such/folder"], []] {
             let run = try CLIRunner.run(["photo"] + (arguments.isEmpty ? [] : ["x.jpg"]) + arguments)

@@ -119,7 +119,7 @@ struct WarningTests {
             "unknown-field", "calibration-refused", "ambiguous-calibration", "roll-kept", "observer-outside-dem", "observer-over-void",
             "observer-raised", "left-dem", "void-on-sightline", "skyline-unknown", "grazing-sightline", "several-places",
             "name-mismatch", "target-below-ground", "target-outside-dem", "skipped-file", "sky-tapped", "near-ground-hides-view",
-            "no-skyline", "local-time", "photo-incomplete", "vertical-datum", "filled-void", "few-samples-hit", "other"])
+            "no-skyline", "local-time", "photo-incomplete", "vertical-datum", "filled-void", "few-samples-hit", "calibration-imprecise", "other"])
     }
 
     /// JSON of an older TapSeek (no codes) and codes of a newer one read as `other`; codes that

@@ -28,6 +28,10 @@ struct PhotoAccuracyBenchmark {
         let camera = PhotoFitTests.camera
         var random = SplitMix64(seed: 2026)
         var tallies: [String: Tally] = [:]
+        // Calibrated answers whose error lies within 1, 2, 3 σ of their own covariance: the
+        // heading alone (a Gaussian: 68/95/99.7 %) and all three angles (χ² with 3 degrees of
+        // freedom: 20/74/97 %); the worst heading error; the imprecise ones apart.
+        var sigmas = (count: 0, heading: [0, 0, 0], all: [0, 0, 0], imprecise: 0, worst: 0.0)
         // TAPSEEK_PHOTO_KIND limits the photos to kinds starting so ("clear, compass, settled"),
         // with the same scenes as a whole run.
         let only = ProcessInfo.processInfo.environment["TAPSEEK_PHOTO_KIND"]
@@ -72,6 +76,17 @@ struct PhotoAccuracyBenchmark {
                         t.calibrated += 1
                         let dh = abs(remainder(c.heading - truth.heading, 360)), dp = abs(c.pitch - truth.pitch), dr = abs(c.roll - truth.roll)
                         if dh < 0.2, dp < 0.2, dr < 0.5 { t.withinTargets += 1 }
+                        if let v = c.covariance, let inverse = Self.inverse(v) {
+                            let e = [remainder(c.heading - truth.heading, 360), c.pitch - truth.pitch, c.roll - truth.roll]
+                            var q = 0.0
+                            for i in 0..<3 { for j in 0..<3 { q += e[i] * inverse[i][j] * e[j] } }
+                            let z = abs(e[0]) / v[0][0].squareRoot()
+                            sigmas.count += 1
+                            for k in 0..<3 where z <= Double(k + 1) { sigmas.heading[k] += 1 }
+                            for k in 0..<3 where q <= Double((k + 1) * (k + 1)) { sigmas.all[k] += 1 }
+                            if result.warnings.contains(where: { $0.code == .calibrationImprecise }) { sigmas.imprecise += 1 }
+                            sigmas.worst = max(sigmas.worst, dh)
+                        }
                         if dh > 1 || dp > 1 {
                             t.wrong += 1
                             print("WRONG \(tile) \(kind) at \(location.latitude),\(location.longitude): truth \(truth.heading) \(truth.pitch) \(truth.roll), got \(c.heading) \(c.pitch) \(c.roll)")
@@ -107,11 +122,30 @@ struct PhotoAccuracyBenchmark {
             totals[kind] = total
         }
         for kind in totals.keys.sorted() { print("PHOTO-ACCURACY all: " + kind.padding(toLength: 45, withPad: " ", startingAt: 0) + totals[kind]!.row) }
+        let share = { (n: Int) in String(format: "%.0f%%", 100 * Double(n) / Double(max(sigmas.count, 1))) }
+        print("PHOTO-COVARIANCE \(sigmas.count) calibrated (\(sigmas.imprecise) imprecise), worst heading error \(String(format: "%.3f", sigmas.worst))°")
+        print("PHOTO-COVARIANCE heading within 1/2/3 σ: \(sigmas.heading.map(share).joined(separator: " / ")) (Gaussian 68 / 95 / 99.7 %)")
+        print("PHOTO-COVARIANCE 3-D within 1/2/3 σ:    \(sigmas.all.map(share).joined(separator: " / ")) (Gaussian 20 / 74 / 97 %)")
         #expect(totals.values.allSatisfy { $0.wrong == 0 }, "a calibrated answer more than 1° wrong")
     }
 }
 
 extension PhotoAccuracyBenchmark {
+    /// The inverse of a 3 × 3 matrix; nil when singular.
+    static func inverse(_ m: [[Double]]) -> [[Double]]? {
+        let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1]) - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+        guard det != 0, det.isFinite else { return nil }
+        return (0..<3).map { i in
+            (0..<3).map { j in
+                // Cofactor of (j, i) over the determinant.
+                let r = [0, 1, 2].filter { $0 != j }, c = [0, 1, 2].filter { $0 != i }
+                let minor = m[r[0]][c[0]] * m[r[1]][c[1]] - m[r[0]][c[1]] * m[r[1]][c[0]]
+                return ((i + j) % 2 == 0 ? 1 : -1) * minor / det
+            }
+        }
+    }
+
     /// What a photo toward `heading` shows: ", settled" when the tile settles the DEM's skyline
     /// across the view (at least 80 % of its azimuths complete), ", beyond the tile" when the view
     /// reaches beyond it (a refusal is right), ", skyline within 2 km" when it lies that close for

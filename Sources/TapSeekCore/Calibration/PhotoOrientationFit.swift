@@ -27,13 +27,18 @@ import Foundation
 /// - the DEM's skyline behind the matched points rises and falls by less than ``minimumRelief``
 ///   about the straight line that best follows it: pitch and roll tilt a straight skyline into
 ///   any other, so only its ups and downs can fix the heading;
-/// - the heading's standard error (see **Covariance**) exceeds ``maximumHeadingSigma``;
-/// - the heading does not matter enough: turned by any of ``headingProbes`` and refitted in pitch
-///   and roll, the skyline still matches ``rivalShare`` as many points, with a residual at most
-///   twice the fit's (or 0.05° more);
-/// - another fit at a heading more than 1° away explains nearly as many points
-///   (``rivalShare``): a skyline that repeats, or says too little;
+/// - the heading's standard error (see **Covariance**) exceeds ``maximumImpreciseHeadingSigma``;
+/// - the heading does not matter enough: turned by any of ``headingProbes`` beyond three of its
+///   standard errors and refitted in pitch and roll, the skyline still matches ``rivalShare`` as
+///   many points, with a residual at most twice the fit's (or 0.05° more);
+/// - another fit at a heading more than 1° (and three standard errors) away explains nearly as
+///   many points (``rivalShare``): a skyline that repeats, or says too little;
 /// - the fit lies on the edge of the search box.
+///
+/// A fit that passes all of these is unambiguous. When its heading's standard error exceeds
+/// ``maximumHeadingSigma`` it is still the answer, only an imprecise one: ``Fit/imprecise`` is set
+/// and the caller warns (`calibration-imprecise`) with the 1-σ heading; the covariance carries the
+/// imprecision into the targets. A compass 3–20° off is what the user has otherwise.
 ///
 /// Probes and rivals count their points within the best fit's tolerance, not their own: each
 /// fit's tolerance follows its own misfits, so a worse fit would otherwise be judged more leniently.
@@ -83,7 +88,11 @@ public enum PhotoOrientationFit {
     /// Heading offsets (degrees) at which a fit must explain clearly fewer points.
     public static let headingProbes = [-5.0, -3, -2, -1, 1, 2, 3, 5]
     public static let rivalShare = 0.8
+    /// Largest 1-σ heading, degrees, of a fit reported without `calibration-imprecise`.
     public static let maximumHeadingSigma = 0.25
+    /// Largest 1-σ heading, degrees, of a fit reported at all: three of them reach 3°, still ten
+    /// times better than a compass near metal, and a render's answer stays within 1° of the truth.
+    public static let maximumImpreciseHeadingSigma = 1.0
     public static let effectivePoints = 30.0
     /// The DEM's random height error, metres (1σ): SRTM's relative vertical accuracy is specified
     /// as 10 m at 90 % (Rodriguez et al. 2006, "A Global Assessment of the SRTM Performance"),
@@ -95,6 +104,8 @@ public enum PhotoOrientationFit {
         public var calibration: Calibration
         /// Indices (into the points given) of the points that match the fit.
         public var matchedPoints: [Int]
+        /// The heading's 1-σ, degrees, when it exceeds ``maximumHeadingSigma`` (nil otherwise).
+        public var imprecise: Double?
     }
 
     /// Fits the orientation of a camera whose skyline pixels are `points`.
@@ -142,7 +153,8 @@ public enum PhotoOrientationFit {
         let needed = max(minimumMatched, Int((minimumMatchedShare * Double(known)).rounded(.up)),
                          Int((minimumExplainedShare * Double(pixels.count)).rounded(.up)))
         guard best.matched >= needed else {
-            throw .noFit("the skyline fits the DEM nowhere in the search: at best \(best.matched) of \(known) points lie within \(String(format: "%.2f", best.tolerance))° (wrong place, clouds or foreground on the skyline?)")
+            throw .noFit("the skyline fits the DEM nowhere in the search: at best \(best.matched) of \(known) points lie within \(String(format: "%.2f", best.tolerance))° (wrong place, clouds or foreground on the skyline?)"
+                         + (fullCircle ? "" : headingSearchHint(limits)))
         }
         let matched = misfits.indices.filter { abs(misfits[$0]) <= best.tolerance }
         let xs = matched.map { pixels[$0].x }
@@ -157,7 +169,7 @@ public enum PhotoOrientationFit {
         let demErrors = Self.demErrors(fit: fit, at: best.angles, points: matched, distances: distances)
         let covariance = Self.covariance(fit: fit, at: best.angles, matched: matched, rms: best.rms, demErrors: demErrors)
         let headingSigma = covariance.map { $0[0][0].squareRoot() } ?? .infinity
-        guard headingSigma <= maximumHeadingSigma else {
+        guard headingSigma <= maximumImpreciseHeadingSigma else {
             let typical = demErrors.sorted()[demErrors.count / 2]
             if typical > max(best.rms, Calibration.sigmaFloor) {
                 let distance = Self.demHeightError / tan(typical * .pi / 180)
@@ -165,7 +177,9 @@ public enum PhotoOrientationFit {
             }
             throw .noFit(String(format: "the heading is ill-determined (±%.2f°): the skyline is too featureless to fix it", headingSigma))
         }
-        for probe in headingProbes {
+        // Headings within three standard errors are the fit's own imprecision, not rivals.
+        let ownSpread = 3 * headingSigma
+        for probe in headingProbes where abs(probe) > ownSpread {
             var turned = best.angles
             turned.heading += probe
             let refitted = matches(fit: fit, at: fit.refine(from: turned, free: [1, 2]).angles, tolerance: best.tolerance)
@@ -174,7 +188,7 @@ public enum PhotoOrientationFit {
                                     probe, refitted.count, best.matched, refitted.rms, best.rms))
             }
         }
-        for rival in fits.dropFirst() where abs(remainder(rival.angles.heading - best.angles.heading, 360)) > 1 {
+        for rival in fits.dropFirst() where abs(remainder(rival.angles.heading - best.angles.heading, 360)) > max(1, ownSpread) {
             let explained = matches(fit: fit, at: rival.angles, tolerance: best.tolerance).count
             if Double(explained) >= rivalShare * Double(best.matched) {
                 throw .noFit(String(format: "ambiguous: headings %.1f° and %.1f° explain the skyline almost equally (%d and %d points)",
@@ -185,13 +199,22 @@ public enum PhotoOrientationFit {
                                       roll: best.angles.roll - given.roll)
         let edge = 0.02
         if (!fullCircle && abs(d.heading) > fit.limits.heading - edge) || abs(d.pitch) > fit.limits.pitch - edge || abs(d.roll) > fit.limits.roll - edge {
-            throw .noFit(String(format: "the best fit lies on the edge of the search (heading %+.1f°, pitch %+.1f°, roll %+.1f°): the photo is not from here, or tilted beyond the search", d.heading, d.pitch, d.roll))
+            let wider = fullCircle || abs(d.heading) <= fit.limits.heading - edge ? "" : headingSearchHint(limits)
+            throw .noFit(String(format: "the best fit lies on the edge of the search (heading %+.1f°, pitch %+.1f°, roll %+.1f°): the photo is not from here, or tilted beyond the search", d.heading, d.pitch, d.roll) + wider)
         }
         var calibration = Calibration(heading: normalizedAzimuth(best.angles.heading), pitch: best.angles.pitch, roll: best.angles.roll,
                                       correction: .init(heading: d.heading, pitch: d.pitch, roll: d.roll), residual: best.rms,
                                       matched: best.matched, points: pixels.count)
         calibration.covariance = covariance
-        return Fit(calibration: calibration, matchedPoints: matched.map { chosen[$0] })
+        return Fit(calibration: calibration, matchedPoints: matched.map { chosen[$0] },
+                   imprecise: headingSigma > maximumHeadingSigma ? headingSigma : nil)
+    }
+
+    /// The end of a refusal where the answer may lie beyond the heading searched: the compass may
+    /// be off by more, and what to give then.
+    static func headingSearchHint(_ limits: Limits) -> String {
+        String(format: "; the compass may be off by more than the ±%.0f° searched: give --heading, or widen the search with --heading-search DEG (180 searches all around)",
+               limits.heading ?? 180)
     }
 
     /// How many of the points lie within `tolerance` of the DEM's skyline under the angles `a`,

@@ -13,10 +13,13 @@ public struct PhotoOverrides: Sendable, Hashable {
     public var roll: Double?
     /// Degrees across the displayed image's width.
     public var horizontalFOV: Double?
+    /// Degrees of heading searched on either side of the given heading (default
+    /// ``PhotoOrientationFit/Limits/compassHeading``); 180 or more searches all around.
+    public var headingSearch: Double?
 
     public init(latitude: Double? = nil, longitude: Double? = nil, altitude: Double? = nil, heading: Double? = nil,
                 headingReference: Reading.HeadingReference? = nil, pitch: Double? = nil, roll: Double? = nil,
-                horizontalFOV: Double? = nil) {
+                horizontalFOV: Double? = nil, headingSearch: Double? = nil) {
         self.latitude = latitude
         self.longitude = longitude
         self.altitude = altitude
@@ -25,6 +28,7 @@ public struct PhotoOverrides: Sendable, Hashable {
         self.pitch = pitch
         self.roll = roll
         self.horizontalFOV = horizontalFOV
+        self.headingSearch = headingSearch
     }
 }
 
@@ -74,7 +78,7 @@ extension Locator {
         }
         let given = CameraOrientation(heading: heading ?? 0, pitch: reading.orientation?.pitch ?? 0, roll: reading.orientation?.roll ?? 0)
         let limits = PhotoOrientationFit.Limits(
-            heading: heading == nil ? nil : PhotoOrientationFit.Limits.compassHeading,
+            heading: heading == nil || (overrides.headingSearch ?? 0) >= 180 ? nil : overrides.headingSearch ?? PhotoOrientationFit.Limits.compassHeading,
             pitch: sources.pitch == .default ? PhotoOrientationFit.Limits.unknownPitch : PhotoOrientationFit.Limits.givenTilt,
             roll: sources.roll == .default ? PhotoOrientationFit.Limits.unknownRoll : PhotoOrientationFit.Limits.givenTilt)
 
@@ -110,6 +114,9 @@ extension Locator {
                                                       lowerBounds: lowerBounds, distances: distances, limits: limits)
                 result.status = .calibrated
                 result.calibration = fit.calibration
+                if let sigma = fit.imprecise {
+                    warnings.append(Warning(.calibrationImprecise, String(format: "the calibration is unambiguous but imprecise: heading ±%.2f° (1σ); its covariance is carried into the taps", sigma)))
+                }
                 let c = fit.calibration
                 final.orientation = Reading.Orientation(heading: c.heading, headingReference: .true, pitch: c.pitch, roll: c.roll,
                                                         headingAccuracy: c.covariance.map { $0[0][0].squareRoot() } ?? c.sigma,

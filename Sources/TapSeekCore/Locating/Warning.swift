@@ -55,6 +55,9 @@ public struct Warning: Sendable, Hashable, CustomStringConvertible {
         case filledVoid = "filled-void"
         /// Fewer than half of an uncertainty run's samples hit the terrain.
         case fewSamplesHit = "few-samples-hit"
+        /// A photo's calibration is unambiguous but imprecise: the sentence gives its heading's
+        /// 1-σ, and its covariance carries the imprecision into the taps.
+        case calibrationImprecise = "calibration-imprecise"
         /// A code this version does not know, read from a newer TapSeek's JSON.
         case other = "other"
     }

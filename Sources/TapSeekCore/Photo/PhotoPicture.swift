@@ -31,6 +31,14 @@ public struct PhotoPicture: Sendable {
         var s = ##"<?xml version="1.0" encoding="UTF-8"?>"## + "\n"
         s += ##"<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" width="\##(n(Self.shownWidth))" height="\##(n(shownHeight))" viewBox="0 0 \##(n(width)) \##(n(height))" font-family="sans-serif" font-size="\##(font)">"## + "\n"
         let title = "\(result.file ?? "photo"): \(result.status.rawValue)"
+        var status = title
+        if let c = result.calibration {
+            status += String(format: " · heading %.2f° pitch %.2f° roll %.2f° (corrected %+.1f°)", c.heading, c.pitch, c.roll, c.correction.heading)
+            if let imprecise = result.warnings.first(where: { $0.code == .calibrationImprecise }) { status += " · " + imprecise.message }
+        } else if let w = result.warnings.first(where: { $0.code == .calibrationRefused || $0.code == .noSkyline }) ?? result.warnings.first {
+            // The reason the photo is not calibrated, rather than whichever warning came first.
+            status += " · " + w.message
+        }
         s += "<title>\(ProfilePlot.escaped(title))</title>\n"
         s += ##"<image x="0" y="0" width="\##(n(width))" height="\##(n(height))" preserveAspectRatio="none" xlink:href="data:image/jpeg;base64,\##(Data(jpeg).base64EncodedString())"/>"## + "\n"
         func polyline(_ points: [Reading.Pixel], colour: String, dashed: Bool, id: String) {
@@ -47,12 +55,24 @@ public struct PhotoPicture: Sendable {
         }
         polyline(result.demSkyline, colour: "#e0281c", dashed: false, id: "dem-skyline")
         polyline(result.skyline?.points ?? [], colour: "#ffd21f", dashed: true, id: "detected-skyline")
+        // The legend's box, top left, sized to its wrapped status lines (below).
+        let line = 22 * scale
+        let boxWidth = min(Self.shownWidth - 16, 640) * scale
+        var legend = [("#ffd21f", "skyline found in the photo"), ("#e0281c", "DEM skyline, \(result.status == .calibrated ? "fitted orientation" : "the file's orientation")")]
+        if !result.taps.isEmpty { legend.append(("#00e5ff", "taps and their targets")) }
+        let statusLines = Self.wrapped(status, columns: Int(boxWidth / (8.2 * scale)), maximumLines: 6)
+        let boxHeight = Double(legend.count + statusLines.count) * line + 10 * scale
         s += ##"<g id="peaks" fill="#ffffff" stroke="#000000" stroke-width="\##(n(0.8 * scale))">"## + "\n"
         for peak in result.peaks {
             let x = peak.pixel.x, y = peak.pixel.y, r = 7 * scale
             s += ##"<path d="M\##(n(x)),\##(n(y - 2 * r)) l\##(n(r)),\##(n(-1.6 * r)) h\##(n(-2 * r)) z"/>"## + "\n"
             let label = (peak.name.map { $0 + " " } ?? "") + String(format: "%.0f m · %.1f km", peak.elevation, peak.distance / 1000)
-            s += ##"<text x="\##(n(x))" y="\##(n(y - 4.2 * r))" text-anchor="middle" paint-order="stroke" stroke-width="\##(n(3 * scale))">\##(ProfilePlot.escaped(label))</text>"## + "\n"
+            // A label that would fall under the legend goes below its peak instead.
+            let half = Double(label.count) * 4.2 * scale
+            let above = y - 4.2 * r
+            let underLegend = x - half < 8 * scale + boxWidth && above - 15 * scale < 8 * scale + boxHeight
+            let labelY = underLegend ? max(y + 3 * r, 8 * scale + boxHeight + 18 * scale) : above
+            s += ##"<text x="\##(n(x))" y="\##(n(labelY))" text-anchor="middle" paint-order="stroke" stroke-width="\##(n(3 * scale))">\##(ProfilePlot.escaped(label))</text>"## + "\n"
         }
         s += "</g>\n"
         s += ##"<g id="taps" fill="none" stroke="#00e5ff" stroke-width="\##(stroke)">"## + "\n"
@@ -67,23 +87,41 @@ public struct PhotoPicture: Sendable {
             s += ##"<text x="\##(n(p.x + 2.2 * r))" y="\##(n(p.y + r / 2))" fill="#ffffff" stroke="#000000" stroke-width="\##(n(3 * scale))" paint-order="stroke">\##(ProfilePlot.escaped(label))</text>"## + "\n"
         }
         s += "</g>\n"
-        // Legend and status.
-        let line = 22 * scale
-        var legend = [("#ffd21f", "skyline found in the photo"), ("#e0281c", "DEM skyline, \(result.status == .calibrated ? "fitted orientation" : "the file's orientation")")]
-        if !result.taps.isEmpty { legend.append(("#00e5ff", "taps and their targets")) }
-        s += ##"<g id="legend"><rect x="\##(n(8 * scale))" y="\##(n(8 * scale))" width="\##(n(440 * scale))" height="\##(n(Double(legend.count + 1) * line + 10 * scale))" fill="#000000" fill-opacity="0.55"/>"## + "\n"
-        var status = title
-        if let c = result.calibration {
-            status += String(format: " · heading %.2f° pitch %.2f° roll %.2f° (corrected %+.1f°)", c.heading, c.pitch, c.roll, c.correction.heading)
-        } else if let w = result.warnings.first {
-            status += " · " + w.message
+        // Legend and status: the status wrapped within the box, never off the picture.
+        s += ##"<g id="legend"><rect x="\##(n(8 * scale))" y="\##(n(8 * scale))" width="\##(n(boxWidth))" height="\##(n(boxHeight))" fill="#000000" fill-opacity="0.55"/>"## + "\n"
+        for (k, text) in statusLines.enumerated() {
+            s += ##"<text x="\##(n(16 * scale))" y="\##(n(8 * scale + Double(k + 1) * line))" fill="#ffffff">\##(ProfilePlot.escaped(text))</text>"## + "\n"
         }
-        s += ##"<text x="\##(n(16 * scale))" y="\##(n(8 * scale + line))" fill="#ffffff">\##(ProfilePlot.escaped(String(status.prefix(90))))</text>"## + "\n"
         for (k, (colour, text)) in legend.enumerated() {
-            let y = 8 * scale + Double(k + 2) * line
+            let y = 8 * scale + Double(k + 1 + statusLines.count) * line
             s += ##"<path d="M\##(n(16 * scale)),\##(n(y - 5 * scale)) h\##(n(30 * scale))" stroke="\##(colour)" stroke-width="\##(stroke)"/><text x="\##(n(54 * scale))" y="\##(n(y))" fill="#ffffff">\##(ProfilePlot.escaped(text))</text>"## + "\n"
         }
         s += "</g>\n</svg>\n"
         return s
+    }
+
+    /// `text` broken at spaces into lines of at most `columns` characters (a longer word is cut),
+    /// at most `maximumLines` of them, the last ending in "…" when text is left over.
+    static func wrapped(_ text: String, columns: Int, maximumLines: Int) -> [String] {
+        let columns = max(columns, 10)
+        var lines: [String] = []
+        var current = ""
+        for word in text.split(separator: " ", omittingEmptySubsequences: true) {
+            var word = String(word)
+            while word.count > columns {
+                if !current.isEmpty { lines.append(current); current = "" }
+                lines.append(String(word.prefix(columns)))
+                word = String(word.dropFirst(columns))
+            }
+            if current.isEmpty { current = word } else if current.count + 1 + word.count <= columns { current += " " + word } else {
+                lines.append(current)
+                current = word
+            }
+        }
+        if !current.isEmpty { lines.append(current) }
+        guard lines.count > maximumLines else { return lines }
+        var kept = Array(lines.prefix(maximumLines))
+        kept[maximumLines - 1] = String(kept[maximumLines - 1].prefix(columns - 1)) + "…"
+        return kept
     }
 }

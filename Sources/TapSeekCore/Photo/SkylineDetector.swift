@@ -37,6 +37,12 @@ public enum SkylineDetector {
     static let edgeWeight: Float = 1.5
     static let jumpCost: Float = 0.6
     static let jumpCap: Float = 40
+    /// The share of each column's sky, from the top, that the sky's colour lines are fitted to.
+    static let skyFitShare = 0.7
+    /// Departure from the sky's line (in its spreads, RMS over the channels) where a pixel
+    /// starts to cost as terrain, and over how many more it reaches the cap.
+    static let departureStart: Float = 3
+    static let departureWidth: Float = 3
 
     /// A detected skyline.
     public struct Result: Sendable, Hashable {
@@ -83,6 +89,12 @@ public enum SkylineDetector {
         for pass in 0..<iterations {
             boundary = bestBoundary(cost: cost, edges: edges, width: w, height: h)
             if pass + 1 < iterations, let next = colours.modelCost(boundary: boundary) { cost = next }
+        }
+        // The sky as the top of the frame shows it, column band by band: what departs from it
+        // going down is terrain, even where the colour models call it sky (a hazy far ridge
+        // above a forest whose edge is stronger).
+        if colours.addSkyDeparture(to: &cost, boundary: boundary, noise: noise) {
+            boundary = bestBoundary(cost: cost, edges: edges, width: w, height: h)
         }
 
         var points: [Point] = []
@@ -271,6 +283,85 @@ struct ColourPlanes {
             cost[i] = min(max(Float(d), -cap), cap)
         }
         return cost
+    }
+
+    /// Raises the cost of darker pixels that depart from the sky above them: per band of columns, each
+    /// channel of the sky is fitted as a straight line in the row over the upper part of the sky
+    /// the `boundary` leaves (its upper ``SkylineDetector/skyFitShare``), and a pixel whose colour
+    /// lies more than ``SkylineDetector/departureStart`` spreads from that line (the fit's own
+    /// residual, at least twice the noise) costs as terrain, up to the cap. False when no band
+    /// has enough sky to fit.
+    func addSkyDeparture(to cost: inout [Float], boundary: [Int], noise: Float) -> Bool {
+        let bands = max(1, width / 50)
+        var fitted = false
+        var lines = [(a: [Float], b: [Float], spread: [Float], low: [Float], high: [Float])?](repeating: nil, count: bands)
+        for band in 0..<bands {
+            let x0 = band * width / bands, x1 = (band + 1) * width / bands
+            var n: Float = 0, sy: Float = 0, syy: Float = 0
+            var sc: [Float] = [0, 0, 0], syc: [Float] = [0, 0, 0]
+            var samples: [(Int, Int)] = []
+            var deepest = 0
+            for x in stride(from: x0, to: x1, by: 2) {
+                let top = Int(Double(boundary[x]) * SkylineDetector.skyFitShare)
+                deepest = max(deepest, top - 1)
+                for y in stride(from: 0, to: top, by: 2) {
+                    let i = y * width + x
+                    let fy = Float(y)
+                    n += 1; sy += fy; syy += fy * fy
+                    for c in 0..<3 { sc[c] += planes[c][i]; syc[c] += fy * planes[c][i] }
+                    samples.append((x, y))
+                }
+            }
+            guard n >= 40 else { continue }
+            let denominator = n * syy - sy * sy
+            var a: [Float] = [0, 0, 0], b: [Float] = [0, 0, 0]
+            for c in 0..<3 {
+                b[c] = denominator > 1e-3 ? (n * syc[c] - sy * sc[c]) / denominator : 0
+                a[c] = (sc[c] - b[c] * sy) / n
+            }
+            var residual: [Float] = [0, 0, 0]
+            for (x, y) in samples {
+                let i = y * width + x
+                for c in 0..<3 {
+                    let r = planes[c][i] - a[c] - b[c] * Float(y)
+                    residual[c] += r * r
+                }
+            }
+            let spread = residual.map { max(($0 / n).squareRoot(), 2 * noise) }
+            // The line holds over the rows it was fitted to; below them the sky is taken as no
+            // brighter or darker than there (a sky that pales toward the horizon levels off: its
+            // line carried on would call the pale sky near the horizon darker than itself).
+            let ends = (0..<3).map { (a[$0], a[$0] + b[$0] * Float(deepest)) }
+            lines[band] = (a, b, spread, ends.map { min($0.0, $0.1) }, ends.map { max($0.0, $0.1) })
+            fitted = true
+        }
+        guard fitted else { return false }
+        // Bands without enough sky borrow the nearest band's line.
+        for band in 0..<bands where lines[band] == nil {
+            let nearest = (0..<bands).filter { lines[$0] != nil }.min { abs($0 - band) < abs($1 - band) }!
+            lines[band] = lines[nearest]
+        }
+        let cap = SkylineDetector.pixelCostCap
+        for x in 0..<width {
+            guard let line = lines[min(x * bands / width, bands - 1)] else { continue }
+            // The part the lines were fitted to is sky by assumption; what lies below it is judged.
+            for y in Int(Double(boundary[x]) * SkylineDetector.skyFitShare)..<height {
+                let i = y * width + x
+                var d2: Float = 0, darker: Float = 0, spread: Float = 0
+                for c in 0..<3 {
+                    let sky = min(max(line.a[c] + line.b[c] * Float(y), line.low[c]), line.high[c])
+                    let r = (planes[c][i] - sky) / line.spread[c]
+                    d2 += r * r
+                    darker -= planes[c][i] - sky
+                    spread += line.spread[c]
+                }
+                // Only what is darker than the sky there: clouds are as bright or brighter.
+                guard darker > spread else { continue }
+                let departure = ((d2 / 3).squareRoot() - SkylineDetector.departureStart) / SkylineDetector.departureWidth
+                if departure > 0 { cost[i] = max(cost[i], min(departure, 1) * cap) }
+            }
+        }
+        return true
     }
 
     /// Strength of a boundary between rows y − 1 and y: the colour difference of the two rows

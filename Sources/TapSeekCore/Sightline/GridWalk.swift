@@ -100,6 +100,9 @@ extension RayPath {
     /// Positions within this many metres are the same: a boundary crossed is left behind by it,
     /// and a crossing closer than half of it ahead is taken as already made.
     static let nudge = 1e-6
+    /// How far outside its grid (cells) the walk's arithmetic may put a track that the grid's own
+    /// test placed inside: rounding in the two is of order 10⁻¹², this is 0.1 mm of a 90 m cell.
+    static let edgeTolerance = 1e-9
 
     /// Walks the ray from slant distance `start` to `end` over the terrain, cell by cell where the
     /// visitor cannot rule terrain out, skipping whole pyramid blocks where it can.
@@ -173,7 +176,11 @@ extension RayPath {
         return grid.heights.withUnsafeBufferPointer { h -> WalkEnd in
             while u < uEnd {
                 let r = row(u + Self.nudge), c = column(u + Self.nudge)
-                guard r >= 0, r <= lastRow, c >= 0, c <= lastColumn else { return .leftData(segment.start + u) }
+                // The grid was chosen as holding this point by its own arithmetic; a track that
+                // runs along the grid's edge may fall a rounding error outside by this one's and
+                // reads the edge (else the walk would step along it a nudge at a time).
+                guard r >= -Self.edgeTolerance, r <= lastRow + Self.edgeTolerance,
+                      c >= -Self.edgeTolerance, c <= lastColumn + Self.edgeTolerance else { return .leftData(segment.start + u) }
                 if let block = left, level < top {
                     let pr = min(MaximumPyramid.block(ofCell: Int(r), level: level + 1), pyramid.blockRows[level + 1] - 1)
                     let pc = min(MaximumPyramid.block(ofCell: Int(c), level: level + 1), pyramid.blockColumns[level + 1] - 1)
@@ -190,8 +197,13 @@ extension RayPath {
                     level -= 1
                     continue
                 }
-                let r0 = Double(br * size), r1 = min(Double((br + 1) * size), lastRow)
-                let c0 = Double(bc * size), c1 = min(Double((bc + 1) * size), lastColumn)
+                // A block on the grid's edge reaches as far as the guard above lets the track:
+                // were it to end at the edge itself, a track just past the edge (within the
+                // tolerance) would find its exit behind it and walk on beyond the grid.
+                let r0 = br == 0 ? -Self.edgeTolerance : Double(br * size)
+                let r1 = Double((br + 1) * size) >= lastRow ? lastRow + Self.edgeTolerance : Double((br + 1) * size)
+                let c0 = bc == 0 ? -Self.edgeTolerance : Double(bc * size)
+                let c1 = Double((bc + 1) * size) >= lastColumn ? lastColumn + Self.edgeTolerance : Double((bc + 1) * size)
                 let uExit = min(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd, heading: rowHeading),
                                 column.exit(from: c0, c1, after: u + half, limit: uEnd, heading: columnHeading))
                 // A block with a void is looked into until the ray is known to cross one: the
@@ -210,9 +222,12 @@ extension RayPath {
                 while v < uExit {
                     let rv = row(v + Self.nudge), cv = column(v + Self.nudge)
                     let cellRow = min(max(Int(rv), 0), grid.rows - 2), cellColumn = min(max(Int(cv), 0), columns - 2)
-                    let vExit = min(uExit, row.exit(from: Double(cellRow), Double(cellRow + 1), after: v + half, limit: uExit, heading: rowHeading),
-                                    column.exit(from: Double(cellColumn), Double(cellColumn + 1), after: v + half, limit: uExit,
-                                                heading: columnHeading))
+                    let vExit = min(uExit, row.exit(from: cellRow == 0 ? -Self.edgeTolerance : Double(cellRow),
+                                                    cellRow + 2 == grid.rows ? lastRow + Self.edgeTolerance : Double(cellRow + 1),
+                                                    after: v + half, limit: uExit, heading: rowHeading),
+                                    column.exit(from: cellColumn == 0 ? -Self.edgeTolerance : Double(cellColumn),
+                                                cellColumn + 2 == columns ? lastColumn + Self.edgeTolerance : Double(cellColumn + 1),
+                                                after: v + half, limit: uExit, heading: columnHeading))
                     let i = cellRow * columns + cellColumn
                     let du = vExit - v
                     let height = segment.height

@@ -14,7 +14,7 @@ struct PhotoCommand: ParsableCommand {
             the compass direction; the skyline found in its pixels is fitted to the DEM's skyline from that position \
             (heading ±35° of the compass's, or all 360° without one; pitch ±25° and roll ±10° unless given). A fit that \
             cannot be trusted is refused: the photo is then "uncalibrated" with a warning saying why. Directories are \
-            read in name order, skipping files that are not JPEG or HEIF by their bytes (a warning on stderr). Prints \
+            read in name order with their sub-folders, skipping files that are not JPEG or HEIF by their bytes (a warning on stderr). Prints \
             one JSON object per photo, in order, also for photos that fail (status "error"). Exit status 0 when every \
             photo has its line; 2 on bad usage.
             """
@@ -46,6 +46,9 @@ struct PhotoCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: "Roll about the optical axis, degrees (then searched ±5° instead of ±10°).")
     var roll: Double?
 
+    @Option(parsing: .unconditional, help: ArgumentHelp("Degrees of heading searched on either side of the compass's (default 35); 180 searches all around.", valueName: "deg"))
+    var headingSearch: Double?
+
     @Option(help: "Horizontal field of view of the image as displayed, degrees (overrides EXIF's focal length).")
     var fov: Double?
 
@@ -68,6 +71,7 @@ struct PhotoCommand: ParsableCommand {
         if let fov, !(fov > 0 && fov < 180) { throw ValidationError("--fov must be within (0, 180) degrees, got \(fov)") }
         if let pitch, !(pitch.isFinite && (-90...90).contains(pitch)) { throw ValidationError("--pitch must be within −90…90, got \(pitch)") }
         if let heading, !heading.isFinite { throw ValidationError("--heading must be a finite number, got \(heading)") }
+        if let headingSearch, !(headingSearch > 0 && headingSearch.isFinite) { throw ValidationError("--heading-search must be a number of degrees > 0, got \(headingSearch)") }
         if let roll, !roll.isFinite { throw ValidationError("--roll must be a finite number, got \(roll)") }
         if let altitude, !altitude.isFinite { throw ValidationError("--altitude must be a finite number, got \(altitude)") }
         if let annotate {
@@ -99,7 +103,8 @@ struct PhotoCommand: ParsableCommand {
         let files = Self.photos(in: paths)
         let point = try location.map(Self.point)
         let overrides = PhotoOverrides(latitude: point?.0, longitude: point?.1, altitude: altitude, heading: heading,
-                                       headingReference: headingReference.reference, pitch: pitch, roll: roll, horizontalFOV: fov)
+                                       headingReference: headingReference.reference, pitch: pitch, roll: roll, horizontalFOV: fov,
+                                       headingSearch: headingSearch)
         let taps = try tap.map(Self.pixel)
         let annotate = self.annotate
         let uncertainty = sampling.settings
@@ -117,8 +122,9 @@ struct PhotoCommand: ParsableCommand {
         pending.withLock { $0.close() }
     }
 
-    /// The photos of `paths`: files as given, directories' photos in name order (other files
-    /// skipped with a warning on stderr).
+    /// The photos of `paths`: files as given, directories' photos in name order, sub-folders
+    /// read in turn (a phone's export nests them: `DCIM/100APPLE`), at most ``folderDepth`` deep;
+    /// other files skipped with a warning on stderr.
     static func photos(in paths: [String]) -> [String] {
         var files: [String] = []
         for path in paths {
@@ -127,19 +133,34 @@ struct PhotoCommand: ParsableCommand {
                 files.append(path)
                 continue
             }
-            let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
-            for name in names {
+            collect(folder: path, depth: 0, into: &files)
+        }
+        return files
+    }
+
+    /// How many levels of sub-folders `photo DIR` reads.
+    static let folderDepth = 8
+
+    static func collect(folder path: String, depth: Int, into files: inout [String]) {
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []).filter { !$0.hasPrefix(".") }.sorted()
+        for name in names {
                 let file = (path as NSString).appendingPathComponent(name)
                 var sub: ObjCBool = false
-                guard FileManager.default.fileExists(atPath: file, isDirectory: &sub), !sub.boolValue else { continue }
+                guard FileManager.default.fileExists(atPath: file, isDirectory: &sub) else { continue }
+                if sub.boolValue {
+                    if depth < folderDepth {
+                        collect(folder: file, depth: depth + 1, into: &files)
+                    } else {
+                        StandardError.write("tapseek photo: skipped \(file): folders nested more than \(folderDepth) deep are not read")
+                    }
+                    continue
+                }
                 if let head = FileHandle(forReadingAtPath: file)?.readData(ofLength: 64), PhotoMetadata.isPhoto(ArraySlice(head)) {
                     files.append(file)
                 } else {
                     StandardError.write("tapseek photo: skipped \(file): not a JPEG or HEIF photo")
                 }
-            }
         }
-        return files
     }
 
     /// One photo's JSON line (and its annotation when asked).

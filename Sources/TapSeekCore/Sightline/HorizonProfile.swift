@@ -74,6 +74,16 @@ struct HorizonProfile: Sendable {
         return d >= rise.end ? rise.after : max(rise.before, rise.highest(upTo: d))
     }
 
+    /// Bounds of ``horizon(at:)`` without its closed form: exact beyond a crossing, the best
+    /// before and after it within one.
+    @inline(__always)
+    func horizonBounds(at d: Double) -> (lower: Double, upper: Double) {
+        let lo = risesStarted(before: d)
+        guard lo > 0 else { return (-.infinity, -.infinity) }
+        let rise = rises[lo - 1]
+        return d >= rise.end ? (rise.after, rise.after) : (rise.before, rise.after)
+    }
+
     /// ``horizon(at:)`` and where along the ray the terrain that sets it lies: between `start`
     /// and `end` slant metres (end < start: somewhere nearer than d, where is not known).
     func horizonSource(at d: Double) -> (tangent: Double, start: Double, end: Double) {

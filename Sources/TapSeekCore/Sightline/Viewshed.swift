@@ -18,10 +18,13 @@ import Foundation
 /// the sweep only decides which cells need no ray of their own.
 ///
 /// The bounds leave margins for what differs between a cell's sightline and the level rays'
-/// model: the skyline tangent's Earth curvature (the mean radius, where the line falls away
-/// with the normal section's radius: d·|1/R_α − 1/R|/2 ≤ 1.6·10⁻⁵ at 30 km) and where a
-/// point at one height lies over the ground compared with one at another (Δh·d/R metres of
-/// distance).
+/// model: the skyline tangent's Earth curvature (the mean radius R, where the line falls away
+/// with the normal section's radius R_α: a terrain point at distance d′ and a target at d
+/// compare as if the target's tangent were off by (d − d′)·(1/R_α − 1/R)/2, at most
+/// d·|1/R_α − 1/R|/2 ≤ 1.6·10⁻⁵ at 30 km; counted twice, per wedge, with 4·10⁻¹⁰·d more for
+/// the eye's and the terrain's heights over the ellipsoid, which change those radii by under
+/// 0.15 %) and where a point at one height lies over the ground compared with one at another
+/// (Δh·d/R metres of distance).
 public struct Viewshed: Sendable {
     /// How a viewshed is computed.
     public struct Settings: Sendable, Hashable {
@@ -126,6 +129,10 @@ extension Viewshed {
         /// Each level ray's horizon at the end of each band, ray-major: `bandHorizons[i * bands + k]`
         /// = `profiles[i].horizon(at: (k + 1)·bandLength)`.
         let bandHorizons: [Double]
+        /// For each wedge, the share of a cell's distance its tangent's margin allows for the
+        /// Earth's curvature along the wedge's azimuths (see ``Viewshed``): twice the largest
+        /// |1/R_α − 1/R|/2 over the wedge, plus 4·10⁻¹⁰.
+        let curvatureMargin: [Double]
         /// The highest tangent terrain nearer than ``SkylineSearch/nearest`` to the eye can show
         /// (which the level rays leave out): +∞ when the eye is not clear above its own ground.
         let nearBound: Double
@@ -146,6 +153,18 @@ extension Viewshed {
             bandLength = wedgeSlopes.bandLength
             let bands = wedgeSlopes.bands, bandLength = wedgeSlopes.bandLength
             bandHorizons = profiles.flatMap { profile in (0..<bands).map { profile.horizon(at: Double($0 + 1) * bandLength) } }
+            // Normal sections (Euler): 1/R_α = cos²α/M + sin²α/N at the eye; R the mean radius
+            // the level rays and the cells' tangents use.
+            let e2 = Ellipsoid.wgs84.eccentricitySquared, sinPhi = sin(radians(eye.latitude))
+            let w = (1 - e2 * sinPhi * sinPhi).squareRoot()
+            let meridian = Ellipsoid.wgs84.semiMajorAxis * (1 - e2) / (w * w * w), normal = Ellipsoid.wgs84.semiMajorAxis / w
+            let inverseMean = 1 / Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
+            let count = profiles.count
+            func deviation(_ i: Int) -> Double {
+                let alpha = 2 * Double.pi * Double(i) / Double(count), c = cos(alpha), s = sin(alpha)
+                return abs(c * c / meridian + s * s / normal - inverseMean) / 2
+            }
+            curvatureMargin = (0..<count).map { 2 * max(deviation($0), deviation($0 + 1)) * 1.01 + 4e-10 }
             nearBound = eyeClearance > 0 ? -eyeClearance / SkylineSearch.nearest : .infinity
             voidReach = 3 * postSpacing
         }
@@ -256,13 +275,19 @@ extension Viewshed {
         let far = cut + slack
         guard far < min(profiles[i0].validity, profiles[i1].validity),
               far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else { return .open(clearTo: 0) }
-        let margin = 2e-5 + 2e-9 * x + 1e-6 * abs(t)
+        let margin = 2e-5 + sweep.curvatureMargin[i0] * x + 1e-6 * abs(t)
         let lateral = sweep.lateral[i0]
         // Each level ray's horizon is exact; the cell's own lies within lateral·offset of both.
         // Most cells are hidden: the lower bounds first, the nearer ray's first.
         let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
-        if t < profiles[a].horizon(at: cut - slack) - la - margin || t < profiles[b].horizon(at: cut - slack) - lb - margin {
+        // First with the horizons' cheap bounds (exact but within a crossing, where a closed
+        // form is needed: over the sea every cell raises the horizon).
+        if t < profiles[a].horizonBounds(at: cut - slack).lower - la - margin
+            || t < profiles[b].horizonBounds(at: cut - slack).lower - lb - margin {
             return .hidden
+        }
+        if t > max(min(profiles[a].horizonBounds(at: far).upper + la, profiles[b].horizonBounds(at: far).upper + lb), sweep.nearBound) + margin {
+            return .visible
         }
         let farA = profiles[a].horizon(at: far), farB = profiles[b].horizon(at: far)
         let upper = max(min(farA + la, farB + lb), sweep.nearBound)

@@ -45,10 +45,13 @@ struct WedgeSlopes: Sendable {
     }
 
     /// The slopes of the sweep of `count` level rays to `range` metres, from every block of
-    /// ``block`` × ``block`` DEM cells of `grids` within the box (degrees): the largest gradient of
-    /// the bilinear surface over the block, spread over the wedges within the angle its half
-    /// diagonal subtends at its centre's distance from the eye (all of them when it is that
-    /// near), and over the bands of its distances, widened by 1 % and 200 m for what separates a
+    /// ``block`` × ``block`` DEM cells of `grids` within the box (degrees): the largest derivative
+    /// of the bilinear surface across the rays through the block (perpendicular to the azimuth
+    /// from the eye: only that way does terrain differ between a cell's sightline and a level ray
+    /// at the same distance), plus the steepest gradient times the angle by which that
+    /// direction can turn over the block, spread over the wedges within the angle its half
+    /// diagonal subtends at its centre's distance from the eye (all of them, with the steepest
+    /// gradient, when it is that near), and over the bands of its distances, widened by 1 % and 200 m for what separates a
     /// level ray's slant distance from a sightline's over the same ground (``Viewshed``'s slack,
     /// at most tens of metres).
     static func measure(of grids: [ElevationGrid], south: Double, north: Double, west: Double, east: Double,
@@ -76,22 +79,41 @@ struct WedgeSlopes: Sendable {
                 radians(g.west + (Double(c0 + $0 * size) + Double(size) / 2) * g.longitudeSpacing + shift)
             }
             let cosines = centreLongitudes.map { cos($0) }, sines = centreLongitudes.map { sin($0) }
+            var lateral = [Double](repeating: 0, count: blockColumns)
+            // Each block's place seen from the eye: horizontal distance, azimuth, and the
+            // direction across the rays there (east and south components).
+            var distances = [Double](repeating: 0, count: blockColumns), azimuths = distances
+            var across = [(east: Double, south: Double)](repeating: (0, 0), count: blockColumns)
             g.heights.withUnsafeBufferPointer { h in
                 slopes.withUnsafeMutableBufferPointer { values in
                     var r = r0
                     while r < r1 {
-                        for i in blocks.indices { blocks[i] = 0 }
+                        for i in blocks.indices { blocks[i] = 0; lateral[i] = 0 }
                         let rEnd = min(r + size, r1)
                         let lat = radians(max(abs(g.north - Double(r) * g.latitudeSpacing), abs(g.north - Double(rEnd) * g.latitudeSpacing)))
                         let w2 = 1 - e2 * sin(lat) * sin(lat)
                         let dx = radians(g.longitudeSpacing) * a / w2.squareRoot() * cos(lat)
                         let dy = radians(g.latitudeSpacing) * a * (1 - e2) / (w2 * w2.squareRoot()) * 0.999
                         let ex = 1 / (dx * dx), ey = 1 / (dy * dy), stride = g.columns
+                        let ix = 1 / dx, iy = 1 / dy
+                        let centreLatitude = radians(g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing)
+                        let sinPhi = sin(centreLatitude), cosPhi = cos(centreLatitude)
+                        let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+                        for b in blocks.indices {
+                            let v = frame.enu(ofECEF: Vector3(n * cosPhi * cosines[b], n * cosPhi * sines[b], n * (1 - e2) * sinPhi))
+                            distances[b] = (v.x * v.x + v.y * v.y).squareRoot()
+                            var azimuth = atan2(v.x, v.y)
+                            if azimuth < 0 { azimuth += 2 * .pi }
+                            azimuths[b] = azimuth
+                            // Across the ray (east, north) = (cos α, −sin α): south component +sin α.
+                            across[b] = (cos(azimuth), sin(azimuth))
+                        }
                         for rr in r..<rEnd {
                             var c = c0
                             for b in blocks.indices {
                                 let cEnd = min(c + size, c1)
-                                var steepest = blocks[b]
+                                var steepest = blocks[b], side = lateral[b]
+                                let (ce, cs) = across[b]
                                 while c < cEnd {
                                     let i = rr * stride + c
                                     let h00 = h[i], h01 = h[i + 1], h10 = h[i + stride], h11 = h[i + stride + 1]
@@ -99,30 +121,38 @@ struct WedgeSlopes: Sendable {
                                     // NaN (a void) compares false: such a cell is unknown, not terrain.
                                     let s = gx * gx * ex + gy * gy * ey
                                     if s > steepest { steepest = s }
+                                    // The derivative across the ray is bilinear over the cell: largest at a
+                                    // corner, where the east and south derivatives are the edges'.
+                                    let east0 = Double(h01 - h00) * ix * ce, east1 = Double(h11 - h10) * ix * ce
+                                    let south0 = Double(h10 - h00) * iy * cs, south1 = Double(h11 - h01) * iy * cs
+                                    let m = max(max(abs(east0 + south0), abs(east0 + south1)), max(abs(east1 + south0), abs(east1 + south1)))
+                                    if m > side { side = m }
                                     c += 1
                                 }
                                 blocks[b] = steepest
+                                lateral[b] = side
                             }
                         }
                         let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
-                        let centreLatitude = radians(g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing)
-                        let sinPhi = sin(centreLatitude), cosPhi = cos(centreLatitude)
-                        let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
                         for b in blocks.indices where blocks[b] > 0 {
-                            let slope = blocks[b].squareRoot()
-                            let v = frame.enu(ofECEF: Vector3(n * cosPhi * cosines[b], n * cosPhi * sines[b], n * (1 - e2) * sinPhi))
-                            let d = (v.x * v.x + v.y * v.y).squareRoot()
+                            let steepest = blocks[b].squareRoot()
+                            let d = distances[b]
                             let margin = halfDiagonal + 0.01 * d + 200
                             let nearest = band(d - margin), farthest = band(d + margin)
                             guard d > 2 * halfDiagonal else {
                                 for w in 0..<count {
-                                    for k in nearest...farthest where values[w * bands + k] < slope { values[w * bands + k] = slope }
+                                    for k in nearest...farthest where values[w * bands + k] < steepest { values[w * bands + k] = steepest }
                                 }
                                 continue
                             }
-                            var azimuth = atan2(v.x, v.y)
-                            if azimuth < 0 { azimuth += 2 * .pi }
+                            let azimuth = azimuths[b]
                             let half = asin(halfDiagonal / d) * 1.01
+                            // The rays through the block turn by up to `half` from its centre's, and the
+                            // block's east and north turn from the eye's by the meridians' convergence
+                            // (Δλ·sin φ, with 10⁻³ to spare): the derivative across them changes by at
+                            // most that angle times the steepest gradient.
+                            let convergence = abs(centreLongitudes[b] - radians(eye.longitude)) * max(abs(sinPhi), abs(sin(radians(eye.latitude)))) + 1e-3
+                            let slope = min(steepest, lateral[b] + (half + convergence) * steepest)
                             let first = Int(((azimuth - half) / step).rounded(.down)), last = Int(((azimuth + half) / step).rounded(.down))
                             var w = ((first % count) + count) % count
                             for _ in first...last {

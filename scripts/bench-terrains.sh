@@ -132,7 +132,7 @@ EOF
     read -r e l <<<"$(alternate_ms elevation location)"
     bm=$(for _ in $(seq "$runs"); do time_ms "${locate[@]}"; done | median)
     memory=$( { /usr/bin/time -f %M "${viewshed[@]}" >/dev/null; } 2>&1 | tail -1)
-    settled=$(python3 -c "import json; s = json.load(open('$t/summary.json')); print(s.get('cells'), s.get('visibleCells'))")
+    settled=$(python3 -c "import json; s = json.load(open('$t/summary.json')); print(s.get('cells'), s.get('visibleCells'), s.get('ownSightlines'))")
     rows+=("$(printf '%-7s %6s %6s %6s %6s %5s %6s %5s %6s %6s %5s %8s %6s  %s' \
         "$name" "$v" "$v1" "$g" "$(ratio "$v" "$g")" "$(ratio "$v1" "$g")" "$p" "$(ratio "$p" "$g")" \
         "$e" "$l" "$(ratio "$l" "$e")" "$(( 20000 * 1000 / (bm > 0 ? bm : 1) ))" "$(( memory / 1024 ))" "$settled")")
@@ -140,9 +140,10 @@ EOF
 done
 
 echo "load average after the runs: $(cut -d' ' -f1-3 /proc/loadavg) on $(nproc) cores; medians of $runs, ms of ${CLOCK:-wall} time"
-printf '%-7s %6s %6s %6s %6s %5s %6s %5s %6s %6s %5s %8s %6s  %s\n' terrain view view1 gdalvs "v/g" "v1/g" pano "p/g" elev gdalli "li/e" locate/s "MB" "cells visible"
+printf '%-7s %6s %6s %6s %6s %5s %6s %5s %6s %6s %5s %8s %6s  %s\n' terrain view view1 gdalvs "v/g" "v1/g" pano "p/g" elev gdalli "li/e" locate/s "MB" "cells visible own"
 printf '%s\n' "${rows[@]}"
 echo "view: tapseek viewshed (all cores), view1: --jobs 1, gdalvs: gdal_viewshed, pano: tapseek panorama,"
 echo "elev: tapseek elevation --batch --jobs 1 (200 k points), gdalli: gdallocationinfo, li/e: how many times faster"
-echo "tapseek is, locate/s: tapseek batch --jobs 1 readings a second, MB: viewshed peak memory (all cores)."
+echo "tapseek is, locate/s: tapseek batch --jobs 1 readings a second, MB: viewshed peak memory (all cores),"
+echo "cells visible own: the viewshed's cells judged, seen, and judged by a sightline of their own."
 echo "Targets (issue 40): v/g <= 1.0, v1/g <= 1.5, p/g <= 0.67, li/e >= 5, MB <= 200."

@@ -38,6 +38,12 @@ struct ViewshedTests {
                stride: 11, altitude: 6000),
         Window(name: "Hoher Kasten at 5″, off the posts: every cell within 4 km", latitude: 47.2840, longitude: 9.4860, range: 4000,
                resolution: 5),
+        // The terrains of scripts/bench-terrains.sh, where the bounds are tightest: a summit that
+        // sees far and wide, a plain seen near grazing, a coast over the sea.
+        Window(name: "Dammastock summit: every 11th cell within 30 km", latitude: 46.6436, longitude: 8.4208, range: 30_000, stride: 11),
+        Window(name: "Thurgau plain: every 11th cell within 30 km", latitude: 47.50, longitude: 9.38, range: 30_000, stride: 11),
+        Window(name: "Above Sainte-Maxime, over the sea: every 11th cell within 30 km", latitude: 43.31, longitude: 6.60, range: 30_000,
+               stride: 11),
     ]
 
     /// Every cell checked says what `aim` says of its centre, raised by the target height; the

@@ -62,11 +62,12 @@ extension Locator {
         // rays are walked, first, so that the rays' shares even out the threads' loads.
         let shares = jobs == 1 ? 1 : max(1, min(jobs * 4, count))
         let parts = ViewshedParts<[HorizonProfile]>(count: shares)
-        let slopesPart = ViewshedParts<[Double]>(count: 1)
+        let slopesPart = ViewshedParts<WedgeSlopes>(count: 1)
         Self.perform(shares + 1, jobs: jobs) { task in
             guard task > 0 else {
-                slopesPart.store(0, Viewshed.wedgeSlopes(of: grids, south: empty.latitude(row: rows - 1), north: empty.north, west: empty.west,
-                                                         east: empty.longitude(column: columns - 1), eye: eye, count: count))
+                slopesPart.store(0, WedgeSlopes.measure(of: grids, south: empty.latitude(row: rows - 1), north: empty.north, west: empty.west,
+                                                        east: empty.longitude(column: columns - 1), eye: eye, count: count,
+                                                        range: Viewshed.profileRange(range)))
                 return
             }
             let share = task - 1
@@ -75,7 +76,7 @@ extension Locator {
                                                  geoid: geoid, refraction: settings.refraction, range: range, over: &sampler))
         }
         let profiles = parts.all.flatMap { $0 ?? [] }
-        let slopes = slopesPart.all[0] ?? []
+        guard let slopes = slopesPart.all[0] else { preconditionFailure("the wedges' slopes are measured before the cells are judged") }
         let sweep = Viewshed.Sweep(eye: eye, geoid: geoid, refraction: settings.refraction, targetHeight: settings.targetHeight,
                                    range: range, profiles: profiles, wedgeSlopes: slopes,
                                    eyeClearance: observer.altitude - Self.highestNear(observer, in: dem),

@@ -68,6 +68,40 @@ struct HorizonProfile: Sendable {
     /// into a viewshed's cells, where its arrays are read without being retained.
     @inline(__always)
     func horizon(at d: Double) -> Double {
+        let lo = risesStarted(before: d)
+        guard lo > 0 else { return -.infinity }
+        let rise = rises[lo - 1]
+        return d >= rise.end ? rise.after : max(rise.before, rise.highest(upTo: d))
+    }
+
+    /// Bounds of ``horizon(at:)`` without its closed form: exact beyond a crossing, the best
+    /// before and after it within one.
+    @inline(__always)
+    func horizonBounds(at d: Double) -> (lower: Double, upper: Double) {
+        let lo = risesStarted(before: d)
+        guard lo > 0 else { return (-.infinity, -.infinity) }
+        let rise = rises[lo - 1]
+        return d >= rise.end ? (rise.after, rise.after) : (rise.before, rise.after)
+    }
+
+    /// ``horizon(at:)`` and where along the ray the terrain that sets it lies: between `start`
+    /// and `end` slant metres (end < start: somewhere nearer than d, where is not known).
+    func horizonSource(at d: Double) -> (tangent: Double, start: Double, end: Double) {
+        let lo = risesStarted(before: d)
+        guard lo > 0 else { return (-.infinity, 1, 0) }
+        let rise = rises[lo - 1]
+        if d >= rise.end { return (rise.after, rise.start, rise.end) }
+        let highest = rise.highest(upTo: d)
+        if highest >= rise.before { return (highest, rise.start, d) }
+        // The best before this crossing: the rise before it, unless a crossing no rise records
+        // (over a void's known edge) raised it.
+        if lo >= 2, rises[lo - 2].after == rise.before { return (rise.before, rises[lo - 2].start, rises[lo - 2].end) }
+        return (rise.before, 1, 0)
+    }
+
+    /// How many rises start at d or nearer.
+    @inline(__always)
+    private func risesStarted(before d: Double) -> Int {
         var lo: Int
         let k = d * entriesPerMetre
         if k >= 0, k < Double(startsBefore.count) {
@@ -84,9 +118,7 @@ struct HorizonProfile: Sendable {
                 if rises[mid].start <= d { lo = mid + 1 } else { hi = mid }
             }
         }
-        guard lo > 0 else { return -.infinity }
-        let rise = rises[lo - 1]
-        return d >= rise.end ? rise.after : max(rise.before, rise.highest(upTo: d))
+        return lo
     }
 
     /// Where the horizon first rises to `tangent`: the start of the first crossing that takes

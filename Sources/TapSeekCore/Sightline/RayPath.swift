@@ -50,6 +50,8 @@ struct RayPath {
     /// cos of the ray's elevation: refraction acts over the horizontal part of the path.
     let horizontalFraction: Double
     private(set) var segments: [Segment] = []
+    /// The index of `segments[0]`: 0 unless ``startSegments(at:)`` skipped those before.
+    private var firstSegment = 0
     /// The last exactly converted point, to continue longitudes across the antimeridian.
     private var lastLongitude: Double
     /// The end of the last segment: the start of the next.
@@ -76,8 +78,18 @@ struct RayPath {
     /// The segment holding slant distance s ≥ 0, made on first use.
     mutating func segment(at s: Double) -> Segment {
         let i = index(of: s)
-        while segments.count <= i { appendSegment() }
-        return segments[i]
+        while firstSegment + segments.count <= i { appendSegment() }
+        return segments[i - firstSegment]
+    }
+
+    /// Makes the first segment the one holding slant distance s, for a walk that starts there:
+    /// the segments before it are never made (each costs two exact conversions and geoid
+    /// look-ups). The segments made are the same to the bit as when made one after another
+    /// from the eye, provided the track's longitude stays within 180° of the eye's, as it
+    /// does on any ray that does not pass over a pole. Only before the first segment is made.
+    mutating func startSegments(at s: Double) {
+        guard segments.isEmpty, s > 0 else { return }
+        firstSegment = index(of: s)
     }
 
     /// Index of the segment holding s.
@@ -85,7 +97,7 @@ struct RayPath {
 
     private mutating func appendSegment() {
         let length = segmentLength
-        let start = Double(segments.count) * length
+        let start = Double(firstSegment + segments.count) * length
         let p0 = segmentEnd ?? exactPoint(at: start), pm = exactPoint(at: start + length / 2), p1 = exactPoint(at: start + length)
         segmentEnd = p1
         let k = dropPerSquareMetre

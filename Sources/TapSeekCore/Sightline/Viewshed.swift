@@ -18,10 +18,13 @@ import Foundation
 /// the sweep only decides which cells need no ray of their own.
 ///
 /// The bounds leave margins for what differs between a cell's sightline and the level rays'
-/// model: the skyline tangent's Earth curvature (the mean radius, where the line falls away
-/// with the normal section's radius: d·|1/R_α − 1/R|/2 ≤ 1.6·10⁻⁵ at 30 km) and where a
-/// point at one height lies over the ground compared with one at another (Δh·d/R metres of
-/// distance).
+/// model: the skyline tangent's Earth curvature (the mean radius R, where the line falls away
+/// with the normal section's radius R_α: a terrain point at distance d′ and a target at d
+/// compare as if the target's tangent were off by (d − d′)·(1/R_α − 1/R)/2, at most
+/// d·|1/R_α − 1/R|/2 ≤ 1.6·10⁻⁵ at 30 km; counted twice, per wedge, with 4·10⁻¹⁰·d more for
+/// the eye's and the terrain's heights over the ellipsoid, which change those radii by under
+/// 0.15 %) and where a point at one height lies over the ground compared with one at another
+/// (Δh·d/R metres of distance).
 public struct Viewshed: Sendable {
     /// How a viewshed is computed.
     public struct Settings: Sendable, Hashable {
@@ -106,93 +109,6 @@ public struct Viewshed: Sendable {
 }
 
 extension Viewshed {
-    /// DEM cells a side of the blocks whose steepest slope is spread over the wedges they reach.
-    static let slopeBlock = 4
-
-    /// The steepest slope of the terrain within each wedge of a sweep (between level rays i
-    /// and i + 1 of `count`), metres per metre: the largest gradient of the bilinear surface over
-    /// every block of ``slopeBlock`` × ``slopeBlock`` DEM cells of `grids` within the box
-    /// (degrees) that reaches into the wedge. A block reaches the wedges within the angle its
-    /// half diagonal subtends at its centre's distance from the eye (all of them when it is
-    /// that near).
-    static func wedgeSlopes(of grids: [ElevationGrid], south: Double, north: Double, west: Double, east: Double,
-                            eye: GeodeticPosition, count: Int) -> [Double] {
-        var wedges = [Double](repeating: 0, count: count)
-        let frame = LocalFrame(origin: eye)
-        let step = 2 * Double.pi / Double(count)
-        let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
-        let size = slopeBlock
-        for g in grids {
-            let shift = g.longitudeShift(toward: (west + east) / 2)
-            let r0 = max(0, Int(((g.north - north) / g.latitudeSpacing).rounded(.down)) - 1)
-            let r1 = min(g.rows - 1, Int(((g.north - south) / g.latitudeSpacing).rounded(.up)) + 1)
-            let c0 = max(0, Int(((west - shift - g.west) / g.longitudeSpacing).rounded(.down)) - 1)
-            let c1 = min(g.columns - 1, Int(((east - shift - g.west) / g.longitudeSpacing).rounded(.up)) + 1)
-            guard r0 < r1, c0 < c1 else { continue }
-            let blockColumns = (c1 - c0 + size - 1) / size
-            var blocks = [Double](repeating: 0, count: blockColumns)
-            // The blocks' centres on the ellipsoid, from each block column's and row's sines
-            // and cosines (trigonometry per block cost more than the block's slopes).
-            let centreLongitudes = (0..<blockColumns).map {
-                radians(g.west + (Double(c0 + $0 * size) + Double(size) / 2) * g.longitudeSpacing + shift)
-            }
-            let cosines = centreLongitudes.map { cos($0) }, sines = centreLongitudes.map { sin($0) }
-            g.heights.withUnsafeBufferPointer { h in
-                var r = r0
-                while r < r1 {
-                    for i in blocks.indices { blocks[i] = 0 }
-                    let rEnd = min(r + size, r1)
-                    let lat = radians(max(abs(g.north - Double(r) * g.latitudeSpacing), abs(g.north - Double(rEnd) * g.latitudeSpacing)))
-                    let w2 = 1 - e2 * sin(lat) * sin(lat)
-                    let dx = radians(g.longitudeSpacing) * a / w2.squareRoot() * cos(lat)
-                    let dy = radians(g.latitudeSpacing) * a * (1 - e2) / (w2 * w2.squareRoot()) * 0.999
-                    let ex = 1 / (dx * dx), ey = 1 / (dy * dy), stride = g.columns
-                    for rr in r..<rEnd {
-                        var c = c0
-                        for b in blocks.indices {
-                            let cEnd = min(c + size, c1)
-                            var steepest = blocks[b]
-                            while c < cEnd {
-                                let i = rr * stride + c
-                                let h00 = h[i], h01 = h[i + 1], h10 = h[i + stride], h11 = h[i + stride + 1]
-                                let gx = Double(max(abs(h01 - h00), abs(h11 - h10))), gy = Double(max(abs(h10 - h00), abs(h11 - h01)))
-                                // NaN (a void) compares false: such a cell is unknown, not terrain.
-                                let s = gx * gx * ex + gy * gy * ey
-                                if s > steepest { steepest = s }
-                                c += 1
-                            }
-                            blocks[b] = steepest
-                        }
-                    }
-                    let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
-                    let centreLatitude = radians(g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing)
-                    let sinPhi = sin(centreLatitude), cosPhi = cos(centreLatitude)
-                    let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
-                    for b in blocks.indices where blocks[b] > 0 {
-                        let slope = blocks[b].squareRoot()
-                        let v = frame.enu(ofECEF: Vector3(n * cosPhi * cosines[b], n * cosPhi * sines[b], n * (1 - e2) * sinPhi))
-                        let d = (v.x * v.x + v.y * v.y).squareRoot()
-                        guard d > 2 * halfDiagonal else {
-                            for j in wedges.indices where wedges[j] < slope { wedges[j] = slope }
-                            continue
-                        }
-                        var azimuth = atan2(v.x, v.y)
-                        if azimuth < 0 { azimuth += 2 * .pi }
-                        let half = asin(halfDiagonal / d) * 1.01
-                        let first = Int(((azimuth - half) / step).rounded(.down)), last = Int(((azimuth + half) / step).rounded(.down))
-                        var k = ((first % count) + count) % count
-                        for _ in first...last {
-                            if wedges[k] < slope { wedges[k] = slope }
-                            k = k + 1 == count ? 0 : k + 1
-                        }
-                    }
-                    r = rEnd
-                }
-            }
-        }
-        return wedges
-    }
-
     /// What every share of a sweep's cells needs: the eye, the radial horizons and the bounds'
     /// constants.
     struct Sweep: Sendable {
@@ -203,8 +119,20 @@ extension Viewshed {
         let range: Double
         let profiles: [HorizonProfile]
         /// For each wedge, S·1.02 plus the geoid's steepest gradient: how much a horizon tangent
-        /// can change per radian of azimuth within it.
+        /// can change per radian of azimuth within it (S the wedge's steepest slope).
         let lateral: [Double]
+        /// The same per wedge and distance band (``WedgeSlopes``), wedge-major: how much the
+        /// tangent of terrain within the band can change per radian of azimuth.
+        let bandLateral: [Double]
+        let bands: Int
+        let bandLength: Double
+        /// Each level ray's horizon at the end of each band, ray-major: `bandHorizons[i * bands + k]`
+        /// = `profiles[i].horizon(at: (k + 1)·bandLength)`.
+        let bandHorizons: [Double]
+        /// For each wedge, the share of a cell's distance its tangent's margin allows for the
+        /// Earth's curvature along the wedge's azimuths (see ``Viewshed``): twice the largest
+        /// |1/R_α − 1/R|/2 over the wedge, plus 4·10⁻¹⁰.
+        let curvatureMargin: [Double]
         /// The highest tangent terrain nearer than ``SkylineSearch/nearest`` to the eye can show
         /// (which the level rays leave out): +∞ when the eye is not clear above its own ground.
         let nearBound: Double
@@ -212,14 +140,31 @@ extension Viewshed {
         let voidReach: Double
 
         init(eye: GeodeticPosition, geoid: Geoid, refraction: Double, targetHeight: Double, range: Double,
-             profiles: [HorizonProfile], wedgeSlopes: [Double], eyeClearance: Double, postSpacing: Double) {
+             profiles: [HorizonProfile], wedgeSlopes: WedgeSlopes, eyeClearance: Double, postSpacing: Double) {
             self.eye = eye
             self.geoid = geoid
             self.refraction = refraction
             self.targetHeight = targetHeight
             self.range = range
             self.profiles = profiles
-            lateral = wedgeSlopes.map { $0 * 1.02 + geoid.steepestGradient }
+            lateral = wedgeSlopes.wedgeMaxima.map { $0 * 1.02 + geoid.steepestGradient }
+            bandLateral = wedgeSlopes.values.map { $0 * 1.02 + geoid.steepestGradient }
+            bands = wedgeSlopes.bands
+            bandLength = wedgeSlopes.bandLength
+            let bands = wedgeSlopes.bands, bandLength = wedgeSlopes.bandLength
+            bandHorizons = profiles.flatMap { profile in (0..<bands).map { profile.horizon(at: Double($0 + 1) * bandLength) } }
+            // Normal sections (Euler): 1/R_α = cos²α/M + sin²α/N at the eye; R the mean radius
+            // the level rays and the cells' tangents use.
+            let e2 = Ellipsoid.wgs84.eccentricitySquared, sinPhi = sin(radians(eye.latitude))
+            let w = (1 - e2 * sinPhi * sinPhi).squareRoot()
+            let meridian = Ellipsoid.wgs84.semiMajorAxis * (1 - e2) / (w * w * w), normal = Ellipsoid.wgs84.semiMajorAxis / w
+            let inverseMean = 1 / Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
+            let count = profiles.count
+            func deviation(_ i: Int) -> Double {
+                let alpha = 2 * Double.pi * Double(i) / Double(count), c = cos(alpha), s = sin(alpha)
+                return abs(c * c / meridian + s * s / normal - inverseMean) / 2
+            }
+            curvatureMargin = (0..<count).map { 2 * max(deviation($0), deviation($0 + 1)) * 1.01 + 4e-10 }
             nearBound = eyeClearance > 0 ? -eyeClearance / SkylineSearch.nearest : .infinity
             voidReach = 3 * postSpacing
         }
@@ -330,21 +275,93 @@ extension Viewshed {
         let far = cut + slack
         guard far < min(profiles[i0].validity, profiles[i1].validity),
               far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else { return .open(clearTo: 0) }
-        let margin = 2e-5 + 2e-9 * x + 1e-6 * abs(t)
+        let margin = 2e-5 + sweep.curvatureMargin[i0] * x + 1e-6 * abs(t)
         let lateral = sweep.lateral[i0]
         // Each level ray's horizon is exact; the cell's own lies within lateral·offset of both.
         // Most cells are hidden: the lower bounds first, the nearer ray's first.
         let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
-        if t < profiles[a].horizon(at: cut - slack) - la - margin || t < profiles[b].horizon(at: cut - slack) - lb - margin {
+        // First with the horizons' cheap bounds (exact but within a crossing, where a closed
+        // form is needed: over the sea every cell raises the horizon).
+        if t < profiles[a].horizonBounds(at: cut - slack).lower - la - margin
+            || t < profiles[b].horizonBounds(at: cut - slack).lower - lb - margin {
             return .hidden
         }
-        let upper = max(min(profiles[a].horizon(at: far) + la, profiles[b].horizon(at: far) + lb), sweep.nearBound)
+        if t > max(min(profiles[a].horizonBounds(at: far).upper + la, profiles[b].horizonBounds(at: far).upper + lb), sweep.nearBound) + margin {
+            return .visible
+        }
+        let farA = profiles[a].horizon(at: far), farB = profiles[b].horizon(at: far)
+        let upper = max(min(farA + la, farB + lb), sweep.nearBound)
         if t > upper + margin { return .visible }
+        // Not settled by the wedge's steepest slope: bound again band by band, with the slope
+        // of the terrain where it matters.
+        let offA = off0 <= off1 ? off0 : off1, offB = off0 <= off1 ? off1 : off0
+        if hiddenByBands(t + margin, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, profiles: profiles)
+            || hiddenByBands(t + margin, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, profiles: profiles) {
+            return .hidden
+        }
+        if sweep.nearBound + margin < t,
+           upperByBands(below: t - margin, ray: a, offset: offA, horizon: farA, at: far, wedge: i0, sweep: sweep)
+            || upperByBands(below: t - margin, ray: b, offset: offB, horizon: farB, at: far, wedge: i0, sweep: sweep) {
+            return .visible
+        }
         // Nearer than where either ray's raised horizon first comes within the margin, nothing
         // can reach the sightline.
         guard sweep.nearBound + margin < t else { return .open(clearTo: 0) }
-        let clear = max(profiles[a].firstRise(to: t - margin - la), profiles[b].firstRise(to: t - margin - lb))
+        let clear = max(clearByBands(below: t - margin, ray: a, offset: offA, to: far, wedge: i0, sweep: sweep, profiles: profiles),
+                        clearByBands(below: t - margin, ray: b, offset: offB, to: far, wedge: i0, sweep: sweep, profiles: profiles))
         return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
+    }
+
+    /// Slant metres along level ray `ray` nearer than which the cell's own sightline surely
+    /// stays below `tangent`: the first band (up to d) whose terrain, raised by the band's slope
+    /// in `wedge` times the cell's azimuth `offset`, may reach it, from where the ray's horizon
+    /// first rises that high (or the band's start, if later).
+    @inline(__always)
+    private static func clearByBands(below tangent: Double, ray: Int, offset: Double, to d: Double, wedge: Int, sweep: Sweep,
+                                     profiles: UnsafeBufferPointer<HorizonProfile>) -> Double {
+        let row = wedge * sweep.bands, base = ray * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
+        for k in 0...last {
+            let threshold = tangent - sweep.bandLateral[row + k] * offset
+            if k < last, sweep.bandHorizons[base + k] < threshold { continue }
+            return max(Double(k) * sweep.bandLength, profiles[ray].firstRise(to: threshold))
+        }
+        return 0
+    }
+
+    /// Whether the terrain along the cell's own sightline surely rises above `tangent` before
+    /// slant distance d: the terrain that sets level ray `ray`'s horizon at d, less the slope of
+    /// its band in `wedge` times the cell's azimuth `offset` (radians) from the ray.
+    @inline(__always)
+    private static func hiddenByBands(_ tangent: Double, ray: Int, offset: Double, at d: Double, wedge: Int, sweep: Sweep,
+                                      profiles: UnsafeBufferPointer<HorizonProfile>) -> Bool {
+        let source = profiles[ray].horizonSource(at: d)
+        guard source.tangent > tangent else { return false }
+        let row = wedge * sweep.bands
+        var slope = sweep.lateral[wedge]
+        if source.end >= source.start {
+            slope = 0
+            let last = min(Int(source.end / sweep.bandLength), sweep.bands - 1)
+            for k in min(Int(max(source.start, 0) / sweep.bandLength), last)...last { slope = max(slope, sweep.bandLateral[row + k]) }
+        }
+        return source.tangent - slope * offset > tangent
+    }
+
+    /// Whether the terrain along the cell's own sightline surely stays below `tangent` up to
+    /// slant distance d (level ray `ray`'s horizon there being `horizon`): in every band, the
+    /// ray's horizon at the band's end raised by the band's slope in `wedge` times the cell's
+    /// azimuth `offset` (radians) from the ray.
+    @inline(__always)
+    private static func upperByBands(below tangent: Double, ray: Int, offset: Double, horizon: Double, at d: Double, wedge: Int,
+                                     sweep: Sweep) -> Bool {
+        let row = wedge * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
+        guard horizon + sweep.bandLateral[row + last] * offset < tangent else { return false }
+        return sweep.bandHorizons.withUnsafeBufferPointer { horizons in
+            sweep.bandLateral.withUnsafeBufferPointer { lateral in
+                let base = ray * sweep.bands
+                for k in 0..<last where horizons[base + k] + lateral[row + k] * offset >= tangent { return false }
+                return true
+            }
+        }
     }
 
     /// `aim`'s answer for one point (ellipsoidal height h): no terrain in the way of its own
@@ -358,6 +375,9 @@ extension Viewshed {
         let limit = sight.reach - sight.tolerance
         guard limit > clearTo else { return true }
         var path = RayPath(eye: sweep.eye, direction: sight.direction, geoid: sweep.geoid, refraction: sweep.refraction, frame: frame)
+        // A cell's sightline stays within 180° of longitude of the eye (the grid spans at most
+        // that much and the ray passes over no pole): the segments before clearTo are not needed.
+        path.startSegments(at: clearTo)
         var hit = FirstHit(maximumTerrain: SightlineMarch.highestTerrain)
         _ = path.walk(from: clearTo, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
         // A ray that left a void below the terrain was stopped in it, as aim says.

@@ -1,0 +1,170 @@
+import Foundation
+
+/// The steepest slope of the terrain within each wedge of a viewshed's sweep (between level rays
+/// i and i + 1) and each band of distance from the eye, metres per metre: how fast the terrain
+/// can change sideways there, which bounds how far a cell's own horizon can stray from the
+/// level rays' on either side (``Viewshed``).
+///
+/// Per band, because one steep slope anywhere along a wedge — above all the ground around the
+/// eye, which reaches every wedge — must not loosen the bounds everywhere else along it: a
+/// sightline's terrain at distance d differs from a level ray's at d by at most the slope there
+/// times the lateral distance between them. On a plain or a coast with the observer on a slope,
+/// the wedge's single steepest slope left nearly every visible cell to a sightline of its own.
+struct WedgeSlopes: Sendable {
+    /// Number of wedges (level rays) and of distance bands.
+    let wedges: Int
+    let bands: Int
+    /// Metres of distance from the eye per band: band k holds distances [k·L, (k + 1)·L), the
+    /// last one everything beyond.
+    let bandLength: Double
+    /// Slopes, wedge-major: `values[w * bands + k]`.
+    private(set) var values: [Double]
+
+    /// DEM cells a side of the blocks whose steepest slope is spread over the wedges and bands
+    /// they reach.
+    static let block = 4
+    /// Bands of a sweep: enough that a band is a few kilometres at most, few enough that
+    /// bounding a cell over all of them costs little beside one sightline.
+    static let bandCount = 32
+
+    init(wedges: Int, bands: Int, bandLength: Double, values: [Double]) {
+        precondition(values.count == wedges * bands, "wedges × bands slopes")
+        self.wedges = wedges
+        self.bands = bands
+        self.bandLength = bandLength
+        self.values = values
+    }
+
+    /// The band holding slant distance d (distances past the last band are in it).
+    @inline(__always)
+    func band(_ d: Double) -> Int { min(max(Int(d / bandLength), 0), bands - 1) }
+
+    /// The steepest slope of each wedge over all its bands.
+    var wedgeMaxima: [Double] {
+        (0..<wedges).map { w in values[(w * bands)..<((w + 1) * bands)].max() ?? 0 }
+    }
+
+    /// The slopes of the sweep of `count` level rays to `range` metres, from every block of
+    /// ``block`` × ``block`` DEM cells of `grids` within the box (degrees): the largest derivative
+    /// of the bilinear surface across the rays through the block (perpendicular to the azimuth
+    /// from the eye: only that way does terrain differ between a cell's sightline and a level ray
+    /// at the same distance), plus the steepest gradient times the angle by which that
+    /// direction can turn over the block, spread over the wedges within the angle its half
+    /// diagonal subtends at its centre's distance from the eye (all of them, with the steepest
+    /// gradient, when it is that near), and over the bands of its distances, widened by 1 % and 200 m for what separates a
+    /// level ray's slant distance from a sightline's over the same ground (``Viewshed``'s slack,
+    /// at most tens of metres).
+    static func measure(of grids: [ElevationGrid], south: Double, north: Double, west: Double, east: Double,
+                        eye: GeodeticPosition, count: Int, range: Double) -> WedgeSlopes {
+        let bands = bandCount
+        let bandLength = range / Double(bands)
+        var slopes = [Double](repeating: 0, count: count * bands)
+        func band(_ d: Double) -> Int { min(max(Int(d / bandLength), 0), bands - 1) }
+        let frame = LocalFrame(origin: eye)
+        let step = 2 * Double.pi / Double(count)
+        let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
+        let size = block
+        for g in grids {
+            let shift = g.longitudeShift(toward: (west + east) / 2)
+            let r0 = max(0, Int(((g.north - north) / g.latitudeSpacing).rounded(.down)) - 1)
+            let r1 = min(g.rows - 1, Int(((g.north - south) / g.latitudeSpacing).rounded(.up)) + 1)
+            let c0 = max(0, Int(((west - shift - g.west) / g.longitudeSpacing).rounded(.down)) - 1)
+            let c1 = min(g.columns - 1, Int(((east - shift - g.west) / g.longitudeSpacing).rounded(.up)) + 1)
+            guard r0 < r1, c0 < c1 else { continue }
+            let blockColumns = (c1 - c0 + size - 1) / size
+            var blocks = [Double](repeating: 0, count: blockColumns)
+            // The blocks' centres on the ellipsoid, from each block column's and row's sines
+            // and cosines (trigonometry per block cost more than the block's slopes).
+            let centreLongitudes = (0..<blockColumns).map {
+                radians(g.west + (Double(c0 + $0 * size) + Double(size) / 2) * g.longitudeSpacing + shift)
+            }
+            let cosines = centreLongitudes.map { cos($0) }, sines = centreLongitudes.map { sin($0) }
+            var lateral = [Double](repeating: 0, count: blockColumns)
+            // Each block's place seen from the eye: horizontal distance, azimuth, and the
+            // direction across the rays there (east and south components).
+            var distances = [Double](repeating: 0, count: blockColumns), azimuths = distances
+            var across = [(east: Double, south: Double)](repeating: (0, 0), count: blockColumns)
+            g.heights.withUnsafeBufferPointer { h in
+                slopes.withUnsafeMutableBufferPointer { values in
+                    var r = r0
+                    while r < r1 {
+                        for i in blocks.indices { blocks[i] = 0; lateral[i] = 0 }
+                        let rEnd = min(r + size, r1)
+                        let lat = radians(max(abs(g.north - Double(r) * g.latitudeSpacing), abs(g.north - Double(rEnd) * g.latitudeSpacing)))
+                        let w2 = 1 - e2 * sin(lat) * sin(lat)
+                        let dx = radians(g.longitudeSpacing) * a / w2.squareRoot() * cos(lat)
+                        let dy = radians(g.latitudeSpacing) * a * (1 - e2) / (w2 * w2.squareRoot()) * 0.999
+                        let ex = 1 / (dx * dx), ey = 1 / (dy * dy), stride = g.columns
+                        let ix = 1 / dx, iy = 1 / dy
+                        let centreLatitude = radians(g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing)
+                        let sinPhi = sin(centreLatitude), cosPhi = cos(centreLatitude)
+                        let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+                        for b in blocks.indices {
+                            let v = frame.enu(ofECEF: Vector3(n * cosPhi * cosines[b], n * cosPhi * sines[b], n * (1 - e2) * sinPhi))
+                            distances[b] = (v.x * v.x + v.y * v.y).squareRoot()
+                            var azimuth = atan2(v.x, v.y)
+                            if azimuth < 0 { azimuth += 2 * .pi }
+                            azimuths[b] = azimuth
+                            // Across the ray (east, north) = (cos α, −sin α): south component +sin α.
+                            across[b] = (cos(azimuth), sin(azimuth))
+                        }
+                        for rr in r..<rEnd {
+                            var c = c0
+                            for b in blocks.indices {
+                                let cEnd = min(c + size, c1)
+                                var steepest = blocks[b], side = lateral[b]
+                                let (ce, cs) = across[b]
+                                while c < cEnd {
+                                    let i = rr * stride + c
+                                    let h00 = h[i], h01 = h[i + 1], h10 = h[i + stride], h11 = h[i + stride + 1]
+                                    let gx = Double(max(abs(h01 - h00), abs(h11 - h10))), gy = Double(max(abs(h10 - h00), abs(h11 - h01)))
+                                    // NaN (a void) compares false: such a cell is unknown, not terrain.
+                                    let s = gx * gx * ex + gy * gy * ey
+                                    if s > steepest { steepest = s }
+                                    // The derivative across the ray is bilinear over the cell: largest at a
+                                    // corner, where the east and south derivatives are the edges'.
+                                    let east0 = Double(h01 - h00) * ix * ce, east1 = Double(h11 - h10) * ix * ce
+                                    let south0 = Double(h10 - h00) * iy * cs, south1 = Double(h11 - h01) * iy * cs
+                                    let m = max(max(abs(east0 + south0), abs(east0 + south1)), max(abs(east1 + south0), abs(east1 + south1)))
+                                    if m > side { side = m }
+                                    c += 1
+                                }
+                                blocks[b] = steepest
+                                lateral[b] = side
+                            }
+                        }
+                        let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
+                        for b in blocks.indices where blocks[b] > 0 {
+                            let steepest = blocks[b].squareRoot()
+                            let d = distances[b]
+                            let margin = halfDiagonal + 0.01 * d + 200
+                            let nearest = band(d - margin), farthest = band(d + margin)
+                            guard d > 2 * halfDiagonal else {
+                                for w in 0..<count {
+                                    for k in nearest...farthest where values[w * bands + k] < steepest { values[w * bands + k] = steepest }
+                                }
+                                continue
+                            }
+                            let azimuth = azimuths[b]
+                            let half = asin(halfDiagonal / d) * 1.01
+                            // The rays through the block turn by up to `half` from its centre's, and the
+                            // block's east and north turn from the eye's by the meridians' convergence
+                            // (Δλ·sin φ, with 10⁻³ to spare): the derivative across them changes by at
+                            // most that angle times the steepest gradient.
+                            let convergence = abs(centreLongitudes[b] - radians(eye.longitude)) * max(abs(sinPhi), abs(sin(radians(eye.latitude)))) + 1e-3
+                            let slope = min(steepest, lateral[b] + (half + convergence) * steepest)
+                            let first = Int(((azimuth - half) / step).rounded(.down)), last = Int(((azimuth + half) / step).rounded(.down))
+                            var w = ((first % count) + count) % count
+                            for _ in first...last {
+                                for k in nearest...farthest where values[w * bands + k] < slope { values[w * bands + k] = slope }
+                                w = w + 1 == count ? 0 : w + 1
+                            }
+                        }
+                        r = rEnd
+                    }
+                }
+            }
+        }
+        return WedgeSlopes(wedges: count, bands: bands, bandLength: bandLength, values: slopes)
+    }
+}

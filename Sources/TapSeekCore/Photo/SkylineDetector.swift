@@ -43,6 +43,12 @@ public enum SkylineDetector {
     /// starts to cost as terrain, and over how many more it reaches the cap.
     static let departureStart: Float = 3
     static let departureWidth: Float = 3
+    /// A run of fully departed rows this share of the height (1/n) is terrain enough that
+    /// nothing below it is sky.
+    static let terrainRunShare = 40
+    /// Edge strength (``ColourPlanes/edgeStrength(noise:)``, 0…6) that ends the sky a column's
+    /// line is fitted to.
+    static let skyEdge: Float = 3
 
     /// A detected skyline.
     public struct Result: Sendable, Hashable {
@@ -93,7 +99,7 @@ public enum SkylineDetector {
         // The sky as the top of the frame shows it, column band by band: what departs from it
         // going down is terrain, even where the colour models call it sky (a hazy far ridge
         // above a forest whose edge is stronger).
-        if colours.addSkyDeparture(to: &cost, boundary: boundary, noise: noise) {
+        if colours.addSkyDeparture(to: &cost, boundary: boundary, edges: edges, noise: noise) {
             boundary = bestBoundary(cost: cost, edges: edges, width: w, height: h)
         }
 
@@ -291,8 +297,17 @@ struct ColourPlanes {
     /// lies more than ``SkylineDetector/departureStart`` spreads from that line (the fit's own
     /// residual, at least twice the noise) costs as terrain, up to the cap. False when no band
     /// has enough sky to fit.
-    func addSkyDeparture(to cost: inout [Float], boundary: [Int], noise: Float) -> Bool {
+    func addSkyDeparture(to cost: inout [Float], boundary: [Int], edges: [Float], noise: Float) -> Bool {
         let bands = max(1, width / 50)
+        // The sky each column's line is fitted to: the upper part of the sky the boundary leaves,
+        // and never past the column's first strong edge (a boundary that went down to a lake
+        // would otherwise fit the sky to the forest above it).
+        let top = (0..<width).map { x -> Int in
+            let share = Int(Double(boundary[x]) * SkylineDetector.skyFitShare)
+            var y = 2
+            while y < share, edges[y * width + x] < SkylineDetector.skyEdge { y += 1 }
+            return min(share, y)
+        }
         var fitted = false
         var lines = [(a: [Float], b: [Float], spread: [Float], low: [Float], high: [Float])?](repeating: nil, count: bands)
         for band in 0..<bands {
@@ -302,9 +317,8 @@ struct ColourPlanes {
             var samples: [(Int, Int)] = []
             var deepest = 0
             for x in stride(from: x0, to: x1, by: 2) {
-                let top = Int(Double(boundary[x]) * SkylineDetector.skyFitShare)
-                deepest = max(deepest, top - 1)
-                for y in stride(from: 0, to: top, by: 2) {
+                deepest = max(deepest, top[x] - 1)
+                for y in stride(from: 0, to: top[x], by: 2) {
                     let i = y * width + x
                     let fy = Float(y)
                     n += 1; sy += fy; syy += fy * fy
@@ -342,11 +356,20 @@ struct ColourPlanes {
             lines[band] = lines[nearest]
         }
         let cap = SkylineDetector.pixelCostCap
+        let run = max(3, height / SkylineDetector.terrainRunShare)
         for x in 0..<width {
             guard let line = lines[min(x * bands / width, bands - 1)] else { continue }
+            // Rows of full departure in a row, and whether such a run has been passed: below the
+            // first solid stretch of terrain nothing is sky (a lake, sky-blue water, a bright
+            // rock in the foreground), however sky-like its colour.
+            var departed = 0, beneath = false
             // The part the lines were fitted to is sky by assumption; what lies below it is judged.
-            for y in Int(Double(boundary[x]) * SkylineDetector.skyFitShare)..<height {
+            for y in top[x]..<height {
                 let i = y * width + x
+                if beneath {
+                    cost[i] = max(cost[i], 0)
+                    continue
+                }
                 var d2: Float = 0, darker: Float = 0, spread: Float = 0
                 for c in 0..<3 {
                     let sky = min(max(line.a[c] + line.b[c] * Float(y), line.low[c]), line.high[c])
@@ -356,9 +379,14 @@ struct ColourPlanes {
                     spread += line.spread[c]
                 }
                 // Only what is darker than the sky there: clouds are as bright or brighter.
-                guard darker > spread else { continue }
+                guard darker > spread else {
+                    departed = 0
+                    continue
+                }
                 let departure = ((d2 / 3).squareRoot() - SkylineDetector.departureStart) / SkylineDetector.departureWidth
                 if departure > 0 { cost[i] = max(cost[i], min(departure, 1) * cap) }
+                departed = departure >= 1 ? departed + 1 : 0
+                if departed >= run { beneath = true }
             }
         }
         return true

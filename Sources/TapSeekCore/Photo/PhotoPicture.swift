@@ -55,13 +55,20 @@ public struct PhotoPicture: Sendable {
         }
         polyline(result.demSkyline, colour: "#e0281c", dashed: false, id: "dem-skyline")
         polyline(result.skyline?.points ?? [], colour: "#ffd21f", dashed: true, id: "detected-skyline")
-        // The legend's box, top left, sized to its wrapped status lines (below).
+        // The legend's box, sized to its wrapped status lines (below), in the corner that hides
+        // the fewest skyline points, peaks and taps (a landscape's skyline often crosses the
+        // top left; then the foreground's corner takes it).
         let line = 22 * scale
         let boxWidth = min(Self.shownWidth - 16, 640) * scale
         var legend = [("#ffd21f", "skyline found in the photo"), ("#e0281c", "DEM skyline, \(result.status == .calibrated ? "fitted orientation" : "the file's orientation")")]
         if !result.taps.isEmpty { legend.append(("#00e5ff", "taps and their targets")) }
         let statusLines = Self.wrapped(status, columns: Int(boxWidth / (8.2 * scale)), maximumLines: 6)
         let boxHeight = Double(legend.count + statusLines.count) * line + 10 * scale
+        let marked = result.demSkyline + (result.skyline?.points ?? []) + result.peaks.map(\.pixel) + result.tapPixels
+        let corners = [(8 * scale, 8 * scale), (width - 8 * scale - boxWidth, 8 * scale),
+                       (8 * scale, height - 8 * scale - boxHeight), (width - 8 * scale - boxWidth, height - 8 * scale - boxHeight)]
+        let (boxX, boxY) = corners.min { a, b in Self.hidden(marked, x: a.0, y: a.1, width: boxWidth, height: boxHeight, margin: 30 * scale)
+            < Self.hidden(marked, x: b.0, y: b.1, width: boxWidth, height: boxHeight, margin: 30 * scale) }!
         s += ##"<g id="peaks" fill="#ffffff" stroke="#000000" stroke-width="\##(n(0.8 * scale))">"## + "\n"
         for peak in result.peaks {
             let x = peak.pixel.x, y = peak.pixel.y, r = 7 * scale
@@ -70,8 +77,8 @@ public struct PhotoPicture: Sendable {
             // A label that would fall under the legend goes below its peak instead.
             let half = Double(label.count) * 4.2 * scale
             let above = y - 4.2 * r
-            let underLegend = x - half < 8 * scale + boxWidth && above - 15 * scale < 8 * scale + boxHeight
-            let labelY = underLegend ? max(y + 3 * r, 8 * scale + boxHeight + 18 * scale) : above
+            let underLegend = x + half > boxX && x - half < boxX + boxWidth && above > boxY && above - 15 * scale < boxY + boxHeight
+            let labelY = underLegend ? max(y + 3 * r, boxY + boxHeight + 18 * scale) : above
             s += ##"<text x="\##(n(x))" y="\##(n(labelY))" text-anchor="middle" paint-order="stroke" stroke-width="\##(n(3 * scale))">\##(ProfilePlot.escaped(label))</text>"## + "\n"
         }
         s += "</g>\n"
@@ -88,16 +95,22 @@ public struct PhotoPicture: Sendable {
         }
         s += "</g>\n"
         // Legend and status: the status wrapped within the box, never off the picture.
-        s += ##"<g id="legend"><rect x="\##(n(8 * scale))" y="\##(n(8 * scale))" width="\##(n(boxWidth))" height="\##(n(boxHeight))" fill="#000000" fill-opacity="0.55"/>"## + "\n"
+        s += ##"<g id="legend"><rect x="\##(n(boxX))" y="\##(n(boxY))" width="\##(n(boxWidth))" height="\##(n(boxHeight))" fill="#000000" fill-opacity="0.55"/>"## + "\n"
         for (k, text) in statusLines.enumerated() {
-            s += ##"<text x="\##(n(16 * scale))" y="\##(n(8 * scale + Double(k + 1) * line))" fill="#ffffff">\##(ProfilePlot.escaped(text))</text>"## + "\n"
+            s += ##"<text x="\##(n(boxX + 8 * scale))" y="\##(n(boxY + Double(k + 1) * line))" fill="#ffffff">\##(ProfilePlot.escaped(text))</text>"## + "\n"
         }
         for (k, (colour, text)) in legend.enumerated() {
-            let y = 8 * scale + Double(k + 1 + statusLines.count) * line
-            s += ##"<path d="M\##(n(16 * scale)),\##(n(y - 5 * scale)) h\##(n(30 * scale))" stroke="\##(colour)" stroke-width="\##(stroke)"/><text x="\##(n(54 * scale))" y="\##(n(y))" fill="#ffffff">\##(ProfilePlot.escaped(text))</text>"## + "\n"
+            let y = boxY + Double(k + 1 + statusLines.count) * line
+            s += ##"<path d="M\##(n(boxX + 8 * scale)),\##(n(y - 5 * scale)) h\##(n(30 * scale))" stroke="\##(colour)" stroke-width="\##(stroke)"/><text x="\##(n(boxX + 46 * scale))" y="\##(n(y))" fill="#ffffff">\##(ProfilePlot.escaped(text))</text>"## + "\n"
         }
         s += "</g>\n</svg>\n"
         return s
+    }
+
+    /// How many of `points` a box at `x`, `y` (picture pixels) would cover, `margin` around it
+    /// counted too (a label or a line just outside is hard to read against the box).
+    static func hidden(_ points: [Reading.Pixel], x: Double, y: Double, width: Double, height: Double, margin: Double) -> Int {
+        points.count { $0.x >= x - margin && $0.x <= x + width + margin && $0.y >= y - margin && $0.y <= y + height + margin }
     }
 
     /// `text` broken at spaces into lines of at most `columns` characters (a longer word is cut),

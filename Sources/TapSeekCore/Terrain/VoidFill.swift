@@ -37,8 +37,11 @@ public enum VoidFill {
     ///   - rowSpacing, columnSpacing: ground distance between neighbouring posts north–south and
     ///     east–west, metres.
     ///   - reach: voids with a post farther than this from known terrain are left as they are.
+    ///   - coarseToFine: solve voids inside the grid by multigrid (``DenseLaplace``); false
+    ///     sweeps every void by over-relaxation alone (the slower way, kept to check the other).
+    ///   - tolerance: metres (``tolerance``).
     static func fill(_ heights: inout [Float], rows: Int, columns: Int, rowSpacing: Double, columnSpacing: Double,
-                     reach: Double = maximumReach) -> PostMask? {
+                     reach: Double = maximumReach, coarseToFine: Bool = true, tolerance: Double = VoidFill.tolerance) -> PostMask? {
         precondition(heights.count == rows * columns && rowSpacing > 0 && columnSpacing > 0, "grid shape")
         var mask: PostMask?
         // For every post: −2 before it is looked at, −1 once known or taken, else its place in
@@ -68,9 +71,10 @@ public enum VoidFill {
                         if c > 0 { take(i - 1) }
                         if c < columns - 1 { take(i + 1) }
                     }
-                    let void = Void(posts: component, rows: rows, columns: columns, rowSpacing: rowSpacing, columnSpacing: columnSpacing)
+                    let void = Void(posts: component, rows: rows, columns: columns, rowSpacing: rowSpacing, columnSpacing: columnSpacing,
+                                    tolerance: tolerance)
                     let farthest = void.reach(h)
-                    let filled = farthest <= reach && void.solve(h, slot: slot, reach: farthest)
+                    let filled = farthest <= reach && void.solve(h, slot: slot, reach: farthest, coarseToFine: coarseToFine)
                     for i in component { slot[i] = -1 }
                     guard filled else { continue }
                     if mask == nil { mask = PostMask(count: h.count) }
@@ -86,6 +90,8 @@ public enum VoidFill {
         let posts: [Int]
         let rows: Int, columns: Int
         let rowSpacing: Double, columnSpacing: Double
+        /// Metres (``VoidFill/tolerance``).
+        let tolerance: Double
 
         /// The void's bounding rows and columns.
         var bounds: (r0: Int, r1: Int, c0: Int, c1: Int) {
@@ -148,14 +154,22 @@ public enum VoidFill {
             return farthest
         }
 
-        /// Solves Laplace's equation over the void with the known rim fixed, by successive
-        /// over-relaxation in red–black order, and writes the surface into `h`. Starts from the
+        /// Solves Laplace's equation over the void with the known rim fixed and writes the surface
+        /// into `h`: a void inside the grid by multigrid (``solveInside(_:slot:bounds:)``) unless
+        /// `coarseToFine` is false; otherwise (a void reaching the grid's edge, whose posts there
+        /// lack neighbours) by successive over-relaxation in red–black order, starting from the
         /// mean of the straight-line interpolations along the post's row and column between the
         /// nearest known posts (for a plane, already the answer). `slot` gives each post of the
         /// void its place in ``posts`` (and no other post a place ≥ 0); `reach` is its farthest
         /// post from known terrain, metres (``reach(_:)``). False when the void
         /// touches no known post (a grid all void), which then stays unknown.
-        func solve(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>, reach: Double) -> Bool {
+        func solve(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>, reach: Double,
+                   coarseToFine: Bool) -> Bool {
+            let (r0, r1, c0, c1) = bounds
+            if coarseToFine, r0 >= 1, r1 <= rows - 2, c0 >= 1, c1 <= columns - 2 {
+                solveInside(h, slot: slot, bounds: (r0, r1, c0, c1))
+                return true
+            }
             let n = posts.count
             // Weights of the north–south and east–west neighbours: 1/spacing².
             let wr = 1 / (rowSpacing * rowSpacing), wc = 1 / (columnSpacing * columnSpacing)
@@ -195,11 +209,14 @@ public enum VoidFill {
             // The optimal relaxation for a square of side L, taken with L the void's width
             // (twice its farthest post from the rim, in posts), which governs how slowly a
             // smooth error decays; not its bounding box, which a winding void makes far larger.
-            let (r0, r1, c0, c1) = bounds
             let side = min(Double(min(r1 - r0, c1 - c0) + 2), 2 * reach / max(rowSpacing, columnSpacing) + 2)
             let omega = 2 / (1 + sin(Double.pi / (side + 1)))
             // A cap against a pathological shape; convergence takes O(side) sweeps.
             let sweeps = 200 + 20 * (r1 - r0 + c1 - c0)
+            // The error left is the last change over the share a sweep removes (ω − 1 of it
+            // stays): over ten times the change on the real voids, so the change must fall a
+            // good deal below the tolerance.
+            let stop = tolerance / 20
             x.withUnsafeMutableBufferPointer { x in
                 fixed.withUnsafeBufferPointer { fixed in neighbour.withUnsafeBufferPointer { neighbour in weight.withUnsafeBufferPointer { weight in
                     let colours = [red, black]
@@ -218,12 +235,54 @@ public enum VoidFill {
                                 largest = max(largest, abs(change))
                             }
                         }
-                        if largest < tolerance { break }
+                        if largest < stop { break }
                     }
                 } } }
             }
             for (k, i) in posts.enumerated() { h[i] = Float(x[k]) }
             return true
+        }
+
+        /// ``solve(_:slot:reach:coarseToFine:)`` for a void whose rim lies wholly inside the grid
+        /// (every post has its four neighbours), on a dense copy of its bounding box and the
+        /// known rim around it, by multigrid (``DenseLaplace``): a number of steps that does not
+        /// grow with the void, where the sweeps alone need more the wider it is.
+        private func solveInside(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>,
+                                 bounds: (r0: Int, r1: Int, c0: Int, c1: Int)) {
+            let top = bounds.r0 - 1, left = bounds.c0 - 1
+            let height = bounds.r1 - bounds.r0 + 3, width = bounds.c1 - bounds.c0 + 3
+            var values = [Double](repeating: 0, count: height * width)
+            var unknown = [Bool](repeating: false, count: height * width)
+            // Other voids inside the box are never neighbours of this one's posts (nor read on the
+            // coarse grids, which solve for corrections); they take the rim's mean, not NaN.
+            var rimSum = 0.0, rimCount = 0
+            var foreign: [Int] = []
+            for r in 0..<height {
+                for c in 0..<width {
+                    let k = r * width + c, i = (top + r) * columns + left + c
+                    let s = slot[i]
+                    if s >= 0, posts[Int(s)] == i {
+                        unknown[k] = true
+                    } else if h[i].isNaN {
+                        foreign.append(k)
+                    } else {
+                        values[k] = Double(h[i])
+                        if r == 0 || c == 0 || r == height - 1 || c == width - 1 || unknown[k - width] || unknown[k - 1] {
+                            rimSum += values[k]; rimCount += 1
+                        }
+                    }
+                }
+            }
+            let mean = rimCount > 0 ? rimSum / Double(rimCount) : 0
+            for k in foreign { values[k] = mean }
+            let wr = 1 / (rowSpacing * rowSpacing), wc = 1 / (columnSpacing * columnSpacing)
+            DenseLaplace.solve(&values, unknown: unknown, height: height, width: width,
+                               northSouth: wr / (2 * wr + 2 * wc), eastWest: wc / (2 * wr + 2 * wc),
+                               guess: mean, tolerance: tolerance)
+            for i in posts {
+                let r = i / columns - top, c = i % columns - left
+                h[i] = Float(values[r * width + c])
+            }
         }
 
         /// The first guess at void post `i`: the mean of the straight lines between the nearest

@@ -73,7 +73,7 @@ public enum VoidFill {
                     }
                     let void = Void(posts: component, rows: rows, columns: columns, rowSpacing: rowSpacing, columnSpacing: columnSpacing,
                                     tolerance: tolerance)
-                    let farthest = void.reach(h)
+                    let farthest = (coarseToFine ? void.reachBound(within: reach) : nil) ?? void.reach(h)
                     let filled = farthest <= reach && void.solve(h, slot: slot, reach: farthest, coarseToFine: coarseToFine)
                     for i in component { slot[i] = -1 }
                     guard filled else { continue }
@@ -101,6 +101,19 @@ public enum VoidFill {
                 r0 = min(r0, r); r1 = max(r1, r); c0 = min(c0, c); c1 = max(c1, c)
             }
             return (r0, r1, c0, c1)
+        }
+
+        /// A bound on ``reach(_:)`` that needs no distance transform (the multigrid solve does not
+        /// use the reach, only the test against the limit does), when it is no more than
+        /// `limit` and the void's box lies inside the grid (its rim then has every post): along
+        /// its row, a post meets a known one at the first post outside the void (a neighbour of
+        /// the void, so not void itself) no farther than half the box's width and one post,
+        /// and likewise along its column. Nil otherwise.
+        func reachBound(within limit: Double) -> Double? {
+            let (r0, r1, c0, c1) = bounds
+            guard r0 >= 1, r1 <= rows - 2, c0 >= 1, c1 <= columns - 2 else { return nil }
+            let bound = min(Double((c1 - c0 + 2) / 2) * columnSpacing, Double((r1 - r0 + 2) / 2) * rowSpacing)
+            return bound <= limit ? bound : nil
         }
 
         /// The farthest any post of the void lies from a known post, metres, measured along

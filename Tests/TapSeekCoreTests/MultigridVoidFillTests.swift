@@ -5,8 +5,9 @@ import TapSeekTestSupport
 
 /// The multigrid fill (``DenseLaplace``) reaches the surface that over-relaxed sweeps converge
 /// to, on the real voids of N46E008 (3 286 voids, the largest 6 619 posts, some winding, some
-/// holding other voids inside their box; voids reaching the tile's edge left to the sweeps),
-/// and on a void wider than any there.
+/// holding other voids inside their box, 16 reaching the tile's edge, one of them 386 posts,
+/// whose edge posts are the mean of the three neighbours they have), and on a void wider than
+/// any there.
 struct MultigridVoidFillTests {
     static let tile = SharedData.dem.appendingPathComponent("N46E008.tif")
 

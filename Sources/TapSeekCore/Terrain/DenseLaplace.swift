@@ -32,9 +32,12 @@ enum DenseLaplace {
         /// grid's residual; zero on every known post, always.
         let x: UnsafeMutableBufferPointer<Double>, rhs: UnsafeMutableBufferPointer<Double>
         let residual: UnsafeMutableBufferPointer<Double>
+        /// Each post's own weight in its equation and its inverse: 1 but for posts on the
+        /// tile's edge, which lack a neighbour (``solve(_:unknown:diagonal:height:width:northSouth:eastWest:guess:tolerance:)``).
+        let diagonal: UnsafeMutableBufferPointer<Double>, inverse: UnsafeMutableBufferPointer<Double>
         var count: Int { red.count + black.count }
 
-        init(height: Int, width: Int, unknown: [Bool]) {
+        init(height: Int, width: Int, unknown: [Bool], diagonal: [Double]? = nil) {
             self.height = height; self.width = width; self.unknown = unknown
             var red: [Int32] = [], black: [Int32] = []
             for r in 1..<max(height - 1, 1) {
@@ -47,9 +50,19 @@ enum DenseLaplace {
             x = .allocate(capacity: height * width); x.initialize(repeating: 0)
             rhs = .allocate(capacity: height * width); rhs.initialize(repeating: 0)
             residual = .allocate(capacity: height * width); residual.initialize(repeating: 0)
+            self.diagonal = .allocate(capacity: height * width); self.inverse = .allocate(capacity: height * width)
+            if let diagonal {
+                _ = self.diagonal.initialize(from: diagonal)
+                for k in 0..<(height * width) { inverse[k] = 1 / diagonal[k] }
+            } else {
+                self.diagonal.initialize(repeating: 1); inverse.initialize(repeating: 1)
+            }
         }
 
-        deinit { red.deallocate(); black.deallocate(); x.deallocate(); rhs.deallocate(); residual.deallocate() }
+        deinit {
+            red.deallocate(); black.deallocate(); x.deallocate(); rhs.deallocate(); residual.deallocate()
+            diagonal.deallocate(); inverse.deallocate()
+        }
 
         /// The grid of every other row and column: post (i, j) is post (2i, 2j) here, the last
         /// row and column clamped onto this grid's border (known), so its border is known too.
@@ -75,13 +88,17 @@ enum DenseLaplace {
     ///   - values: `height × width` heights, row-major, metres; unknown posts' entries are
     ///     overwritten, known ones read.
     ///   - unknown: which posts to solve for; no post on the rectangle's border may be unknown.
+    ///   - diagonal: for each post, the share of the neighbours' total weight that it has (1
+    ///     inside the tile; less on its edge, where a missing neighbour's post holds 0): the
+    ///     post is then the mean of the neighbours it has. Nil: all 1. Only the finest grid
+    ///     uses it; the coarse grids, which only precondition, do without.
     ///   - northSouth, eastWest: weight of each north–south and each east–west neighbour in the
     ///     mean (twice their sum is 1).
     ///   - guess: where the unknown posts start, metres.
     ///   - tolerance: the surface's largest error allowed, metres.
-    static func solve(_ values: inout [Double], unknown: [Bool], height: Int, width: Int,
+    static func solve(_ values: inout [Double], unknown: [Bool], diagonal: [Double]? = nil, height: Int, width: Int,
                       northSouth a: Double, eastWest b: Double, guess: Double, tolerance: Double) {
-        var grids = [Grid(height: height, width: width, unknown: unknown)]
+        var grids = [Grid(height: height, width: width, unknown: unknown, diagonal: diagonal)]
         while let next = grids[grids.count - 1].coarser { grids.append(next) }
         let g = grids[0]
         values.withUnsafeMutableBufferPointer { v in
@@ -105,14 +122,15 @@ enum DenseLaplace {
             let p = UnsafeMutableBufferPointer<Double>.allocate(capacity: n); p.initialize(repeating: 0)
             let q = UnsafeMutableBufferPointer<Double>.allocate(capacity: n); q.initialize(repeating: 0)
             defer { r.deallocate(); z.deallocate(); p.deallocate(); q.deallocate() }
-            g.forEach { k in r[k] = a * (v[k - width] + v[k + width]) + b * (v[k - 1] + v[k + 1]) - v[k] }
+            let d = g.diagonal
+            g.forEach { k in r[k] = a * (v[k - width] + v[k + width]) + b * (v[k - 1] + v[k + 1]) - d[k] * v[k] }
             cycle(grids[...], z, r, a, b)
             var rz = 0.0
             g.forEach { k in p[k] = z[k]; rz += r[k] * z[k] }
             for _ in 0..<maximumCycles {
                 var pq = 0.0
                 g.forEach { k in
-                    q[k] = p[k] - a * (p[k - width] + p[k + width]) - b * (p[k - 1] + p[k + 1])
+                    q[k] = d[k] * p[k] - a * (p[k - width] + p[k + width]) - b * (p[k - 1] + p[k + 1])
                     pq += p[k] * q[k]
                 }
                 guard pq > 0 else { break }
@@ -143,13 +161,13 @@ enum DenseLaplace {
     private static func sweep(_ g: Grid, _ x: UnsafeMutableBufferPointer<Double>, _ f: UnsafeMutableBufferPointer<Double>,
                               _ a: Double, _ b: Double, times: Int, backward: Bool = false, omega: Double = 1) -> Double {
         var largest = 0.0
-        let width = g.width
+        let width = g.width, inverse = g.inverse
         for _ in 0..<times {
             largest = 0
             for colour in backward ? [g.black, g.red] : [g.red, g.black] {
                 for k32 in colour {
                     let k = Int(k32)
-                    let change = omega * (f[k] + a * (x[k - width] + x[k + width]) + b * (x[k - 1] + x[k + 1]) - x[k])
+                    let change = omega * ((f[k] + a * (x[k - width] + x[k + width]) + b * (x[k - 1] + x[k + 1])) * inverse[k] - x[k])
                     largest = max(largest, abs(change))
                     x[k] += change
                 }
@@ -171,8 +189,8 @@ enum DenseLaplace {
             return
         }
         sweep(g, x, f, a, b, times: smoothing)
-        let width = g.width, residual = g.residual
-        g.forEach { k in residual[k] = f[k] + a * (x[k - width] + x[k + width]) + b * (x[k - 1] + x[k + 1]) - x[k] }
+        let width = g.width, residual = g.residual, d = g.diagonal
+        g.forEach { k in residual[k] = f[k] + a * (x[k - width] + x[k + width]) + b * (x[k - 1] + x[k + 1]) - d[k] * x[k] }
         let c = grids[grids.startIndex + 1]
         // Full weighting, times four: the coarse operator is four times the fine one on smooth
         // surfaces (spacing doubled). With the bilinear interpolation below, its transpose.

@@ -168,9 +168,8 @@ public enum VoidFill {
         }
 
         /// Solves Laplace's equation over the void with the known rim fixed and writes the surface
-        /// into `h`: a void inside the grid by multigrid (``solveInside(_:slot:bounds:)``) unless
-        /// `coarseToFine` is false; otherwise (a void reaching the grid's edge, whose posts there
-        /// lack neighbours) by successive over-relaxation in red–black order, starting from the
+        /// into `h`: by multigrid (``solveDense(_:slot:bounds:)``) unless `coarseToFine` is false,
+        /// then by successive over-relaxation in red–black order, starting from the
         /// mean of the straight-line interpolations along the post's row and column between the
         /// nearest known posts (for a plane, already the answer). `slot` gives each post of the
         /// void its place in ``posts`` (and no other post a place ≥ 0); `reach` is its farthest
@@ -179,10 +178,7 @@ public enum VoidFill {
         func solve(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>, reach: Double,
                    coarseToFine: Bool) -> Bool {
             let (r0, r1, c0, c1) = bounds
-            if coarseToFine, r0 >= 1, r1 <= rows - 2, c0 >= 1, c1 <= columns - 2 {
-                solveInside(h, slot: slot, bounds: (r0, r1, c0, c1))
-                return true
-            }
+            if coarseToFine { return solveDense(h, slot: slot, bounds: (r0, r1, c0, c1)) }
             let n = posts.count
             // Weights of the north–south and east–west neighbours: 1/spacing².
             let wr = 1 / (rowSpacing * rowSpacing), wc = 1 / (columnSpacing * columnSpacing)
@@ -256,26 +252,40 @@ public enum VoidFill {
             return true
         }
 
-        /// ``solve(_:slot:reach:coarseToFine:)`` for a void whose rim lies wholly inside the grid
-        /// (every post has its four neighbours), on a dense copy of its bounding box and the
-        /// known rim around it, by multigrid (``DenseLaplace``): a number of steps that does not
-        /// grow with the void, where the sweeps alone need more the wider it is.
-        private func solveInside(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>,
-                                 bounds: (r0: Int, r1: Int, c0: Int, c1: Int)) {
+        /// ``solve(_:slot:reach:coarseToFine:)`` by multigrid (``DenseLaplace``), on a dense copy
+        /// of the void's bounding box and the known rim around it: a number of steps that does
+        /// not grow with the void, where the sweeps alone need more the wider it is. A row or
+        /// column of the box beyond the grid's edge holds zeros that weigh nothing: the edge
+        /// posts' own weight is the share of the neighbours they have, so that they are those
+        /// neighbours' mean. False when the void touches no known post.
+        private func solveDense(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>,
+                                bounds: (r0: Int, r1: Int, c0: Int, c1: Int)) -> Bool {
             let top = bounds.r0 - 1, left = bounds.c0 - 1
             let height = bounds.r1 - bounds.r0 + 3, width = bounds.c1 - bounds.c0 + 3
             var values = [Double](repeating: 0, count: height * width)
             var unknown = [Bool](repeating: false, count: height * width)
+            let wr = 1 / (rowSpacing * rowSpacing), wc = 1 / (columnSpacing * columnSpacing)
+            var diagonal: [Double]?
             // Other voids inside the box are never neighbours of this one's posts (nor read on the
             // coarse grids, which solve for corrections); they take the rim's mean, not NaN.
             var rimSum = 0.0, rimCount = 0
             var foreign: [Int] = []
             for r in 0..<height {
+                let tr = top + r
+                guard tr >= 0, tr < rows else { continue }
                 for c in 0..<width {
-                    let k = r * width + c, i = (top + r) * columns + left + c
+                    let tc = left + c
+                    guard tc >= 0, tc < columns else { continue }
+                    let k = r * width + c, i = tr * columns + tc
                     let s = slot[i]
                     if s >= 0, posts[Int(s)] == i {
                         unknown[k] = true
+                        if tr == 0 || tc == 0 || tr == rows - 1 || tc == columns - 1 {
+                            if diagonal == nil { diagonal = [Double](repeating: 1, count: height * width) }
+                            let have = wr * Double((tr > 0 ? 1 : 0) + (tr < rows - 1 ? 1 : 0))
+                                + wc * Double((tc > 0 ? 1 : 0) + (tc < columns - 1 ? 1 : 0))
+                            diagonal![k] = have / (2 * wr + 2 * wc)
+                        }
                     } else if h[i].isNaN {
                         foreign.append(k)
                     } else {
@@ -286,16 +296,17 @@ public enum VoidFill {
                     }
                 }
             }
-            let mean = rimCount > 0 ? rimSum / Double(rimCount) : 0
+            guard rimCount > 0 else { return false }
+            let mean = rimSum / Double(rimCount)
             for k in foreign { values[k] = mean }
-            let wr = 1 / (rowSpacing * rowSpacing), wc = 1 / (columnSpacing * columnSpacing)
-            DenseLaplace.solve(&values, unknown: unknown, height: height, width: width,
+            DenseLaplace.solve(&values, unknown: unknown, diagonal: diagonal, height: height, width: width,
                                northSouth: wr / (2 * wr + 2 * wc), eastWest: wc / (2 * wr + 2 * wc),
                                guess: mean, tolerance: tolerance)
             for i in posts {
                 let r = i / columns - top, c = i % columns - left
                 h[i] = Float(values[r * width + c])
             }
+            return true
         }
 
         /// The first guess at void post `i`: the mean of the straight lines between the nearest

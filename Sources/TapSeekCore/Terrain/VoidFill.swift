@@ -37,8 +37,11 @@ public enum VoidFill {
     ///   - rowSpacing, columnSpacing: ground distance between neighbouring posts north–south and
     ///     east–west, metres.
     ///   - reach: voids with a post farther than this from known terrain are left as they are.
+    ///   - coarseToFine: solve voids inside the grid by multigrid (``DenseLaplace``); false
+    ///     sweeps every void by over-relaxation alone (the slower way, kept to check the other).
+    ///   - tolerance: metres (``tolerance``).
     static func fill(_ heights: inout [Float], rows: Int, columns: Int, rowSpacing: Double, columnSpacing: Double,
-                     reach: Double = maximumReach) -> PostMask? {
+                     reach: Double = maximumReach, coarseToFine: Bool = true, tolerance: Double = VoidFill.tolerance) -> PostMask? {
         precondition(heights.count == rows * columns && rowSpacing > 0 && columnSpacing > 0, "grid shape")
         var mask: PostMask?
         // For every post: −2 before it is looked at, −1 once known or taken, else its place in
@@ -68,9 +71,10 @@ public enum VoidFill {
                         if c > 0 { take(i - 1) }
                         if c < columns - 1 { take(i + 1) }
                     }
-                    let void = Void(posts: component, rows: rows, columns: columns, rowSpacing: rowSpacing, columnSpacing: columnSpacing)
-                    let farthest = void.reach(h)
-                    let filled = farthest <= reach && void.solve(h, slot: slot, reach: farthest)
+                    let void = Void(posts: component, rows: rows, columns: columns, rowSpacing: rowSpacing, columnSpacing: columnSpacing,
+                                    tolerance: tolerance)
+                    let farthest = (coarseToFine ? void.reachBound(within: reach) : nil) ?? void.reach(h)
+                    let filled = farthest <= reach && void.solve(h, slot: slot, reach: farthest, coarseToFine: coarseToFine)
                     for i in component { slot[i] = -1 }
                     guard filled else { continue }
                     if mask == nil { mask = PostMask(count: h.count) }
@@ -86,6 +90,8 @@ public enum VoidFill {
         let posts: [Int]
         let rows: Int, columns: Int
         let rowSpacing: Double, columnSpacing: Double
+        /// Metres (``VoidFill/tolerance``).
+        let tolerance: Double
 
         /// The void's bounding rows and columns.
         var bounds: (r0: Int, r1: Int, c0: Int, c1: Int) {
@@ -95,6 +101,19 @@ public enum VoidFill {
                 r0 = min(r0, r); r1 = max(r1, r); c0 = min(c0, c); c1 = max(c1, c)
             }
             return (r0, r1, c0, c1)
+        }
+
+        /// A bound on ``reach(_:)`` that needs no distance transform (the multigrid solve does not
+        /// use the reach, only the test against the limit does), when it is no more than
+        /// `limit` and the void's box lies inside the grid (its rim then has every post): along
+        /// its row, a post meets a known one at the first post outside the void (a neighbour of
+        /// the void, so not void itself) no farther than half the box's width and one post,
+        /// and likewise along its column. Nil otherwise.
+        func reachBound(within limit: Double) -> Double? {
+            let (r0, r1, c0, c1) = bounds
+            guard r0 >= 1, r1 <= rows - 2, c0 >= 1, c1 <= columns - 2 else { return nil }
+            let bound = min(Double((c1 - c0 + 2) / 2) * columnSpacing, Double((r1 - r0 + 2) / 2) * rowSpacing)
+            return bound <= limit ? bound : nil
         }
 
         /// The farthest any post of the void lies from a known post, metres, measured along
@@ -148,14 +167,18 @@ public enum VoidFill {
             return farthest
         }
 
-        /// Solves Laplace's equation over the void with the known rim fixed, by successive
-        /// over-relaxation in red–black order, and writes the surface into `h`. Starts from the
+        /// Solves Laplace's equation over the void with the known rim fixed and writes the surface
+        /// into `h`: by multigrid (``solveDense(_:slot:bounds:)``) unless `coarseToFine` is false,
+        /// then by successive over-relaxation in red–black order, starting from the
         /// mean of the straight-line interpolations along the post's row and column between the
         /// nearest known posts (for a plane, already the answer). `slot` gives each post of the
         /// void its place in ``posts`` (and no other post a place ≥ 0); `reach` is its farthest
         /// post from known terrain, metres (``reach(_:)``). False when the void
         /// touches no known post (a grid all void), which then stays unknown.
-        func solve(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>, reach: Double) -> Bool {
+        func solve(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>, reach: Double,
+                   coarseToFine: Bool) -> Bool {
+            let (r0, r1, c0, c1) = bounds
+            if coarseToFine { return solveDense(h, slot: slot, bounds: (r0, r1, c0, c1)) }
             let n = posts.count
             // Weights of the north–south and east–west neighbours: 1/spacing².
             let wr = 1 / (rowSpacing * rowSpacing), wc = 1 / (columnSpacing * columnSpacing)
@@ -195,11 +218,14 @@ public enum VoidFill {
             // The optimal relaxation for a square of side L, taken with L the void's width
             // (twice its farthest post from the rim, in posts), which governs how slowly a
             // smooth error decays; not its bounding box, which a winding void makes far larger.
-            let (r0, r1, c0, c1) = bounds
             let side = min(Double(min(r1 - r0, c1 - c0) + 2), 2 * reach / max(rowSpacing, columnSpacing) + 2)
             let omega = 2 / (1 + sin(Double.pi / (side + 1)))
             // A cap against a pathological shape; convergence takes O(side) sweeps.
             let sweeps = 200 + 20 * (r1 - r0 + c1 - c0)
+            // The error left is the last change over the share a sweep removes (ω − 1 of it
+            // stays): over ten times the change on the real voids, so the change must fall a
+            // good deal below the tolerance.
+            let stop = tolerance / 20
             x.withUnsafeMutableBufferPointer { x in
                 fixed.withUnsafeBufferPointer { fixed in neighbour.withUnsafeBufferPointer { neighbour in weight.withUnsafeBufferPointer { weight in
                     let colours = [red, black]
@@ -218,11 +244,68 @@ public enum VoidFill {
                                 largest = max(largest, abs(change))
                             }
                         }
-                        if largest < tolerance { break }
+                        if largest < stop { break }
                     }
                 } } }
             }
             for (k, i) in posts.enumerated() { h[i] = Float(x[k]) }
+            return true
+        }
+
+        /// ``solve(_:slot:reach:coarseToFine:)`` by multigrid (``DenseLaplace``), on a dense copy
+        /// of the void's bounding box and the known rim around it: a number of steps that does
+        /// not grow with the void, where the sweeps alone need more the wider it is. A row or
+        /// column of the box beyond the grid's edge holds zeros that weigh nothing: the edge
+        /// posts' own weight is the share of the neighbours they have, so that they are those
+        /// neighbours' mean. False when the void touches no known post.
+        private func solveDense(_ h: UnsafeMutableBufferPointer<Float>, slot: UnsafeMutableBufferPointer<Int32>,
+                                bounds: (r0: Int, r1: Int, c0: Int, c1: Int)) -> Bool {
+            let top = bounds.r0 - 1, left = bounds.c0 - 1
+            let height = bounds.r1 - bounds.r0 + 3, width = bounds.c1 - bounds.c0 + 3
+            var values = [Double](repeating: 0, count: height * width)
+            var unknown = [Bool](repeating: false, count: height * width)
+            let wr = 1 / (rowSpacing * rowSpacing), wc = 1 / (columnSpacing * columnSpacing)
+            var diagonal: [Double]?
+            // Other voids inside the box are never neighbours of this one's posts (nor read on the
+            // coarse grids, which solve for corrections); they take the rim's mean, not NaN.
+            var rimSum = 0.0, rimCount = 0
+            var foreign: [Int] = []
+            for r in 0..<height {
+                let tr = top + r
+                guard tr >= 0, tr < rows else { continue }
+                for c in 0..<width {
+                    let tc = left + c
+                    guard tc >= 0, tc < columns else { continue }
+                    let k = r * width + c, i = tr * columns + tc
+                    let s = slot[i]
+                    if s >= 0, posts[Int(s)] == i {
+                        unknown[k] = true
+                        if tr == 0 || tc == 0 || tr == rows - 1 || tc == columns - 1 {
+                            if diagonal == nil { diagonal = [Double](repeating: 1, count: height * width) }
+                            let have = wr * Double((tr > 0 ? 1 : 0) + (tr < rows - 1 ? 1 : 0))
+                                + wc * Double((tc > 0 ? 1 : 0) + (tc < columns - 1 ? 1 : 0))
+                            diagonal![k] = have / (2 * wr + 2 * wc)
+                        }
+                    } else if h[i].isNaN {
+                        foreign.append(k)
+                    } else {
+                        values[k] = Double(h[i])
+                        if r == 0 || c == 0 || r == height - 1 || c == width - 1 || unknown[k - width] || unknown[k - 1] {
+                            rimSum += values[k]; rimCount += 1
+                        }
+                    }
+                }
+            }
+            guard rimCount > 0 else { return false }
+            let mean = rimSum / Double(rimCount)
+            for k in foreign { values[k] = mean }
+            DenseLaplace.solve(&values, unknown: unknown, diagonal: diagonal, height: height, width: width,
+                               northSouth: wr / (2 * wr + 2 * wc), eastWest: wc / (2 * wr + 2 * wc),
+                               guess: mean, tolerance: tolerance)
+            for i in posts {
+                let r = i / columns - top, c = i % columns - left
+                h[i] = Float(values[r * width + c])
+            }
             return true
         }
 

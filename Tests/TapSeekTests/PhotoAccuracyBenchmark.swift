@@ -86,6 +86,10 @@ struct PhotoAccuracyBenchmark {
                             for k in 0..<3 where q <= Double((k + 1) * (k + 1)) { sigmas.all[k] += 1 }
                             if result.warnings.contains(where: { $0.code == .calibrationImprecise }) { sigmas.imprecise += 1 }
                             sigmas.worst = max(sigmas.worst, dh)
+                            if q > 9 {
+                                print("BEYOND-3-SIGMA \(tile) \(kind): " + String(format: "error %.4f %.4f %.4f°, σ %.4f %.4f %.4f°, Mahalanobis %.1f",
+                                             e[0], e[1], e[2], v[0][0].squareRoot(), v[1][1].squareRoot(), v[2][2].squareRoot(), q.squareRoot()))
+                            }
                         }
                         if dh > 1 || dp > 1 {
                             t.wrong += 1

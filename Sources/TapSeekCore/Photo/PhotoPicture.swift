@@ -67,8 +67,8 @@ public struct PhotoPicture: Sendable {
         let marked = result.demSkyline + (result.skyline?.points ?? []) + result.peaks.map(\.pixel) + result.tapPixels
         let corners = [(8 * scale, 8 * scale), (width - 8 * scale - boxWidth, 8 * scale),
                        (8 * scale, height - 8 * scale - boxHeight), (width - 8 * scale - boxWidth, height - 8 * scale - boxHeight)]
-        let (boxX, boxY) = corners.min { a, b in Self.hidden(marked, x: a.0, y: a.1, width: boxWidth, height: boxHeight, margin: 30 * scale)
-            < Self.hidden(marked, x: b.0, y: b.1, width: boxWidth, height: boxHeight, margin: 30 * scale) }!
+        let covered = corners.map { Self.hidden(marked, x: $0.0, y: $0.1, width: boxWidth, height: boxHeight, margin: 30 * scale) }
+        let (boxX, boxY) = corners[covered.indices.min { covered[$0] < covered[$1] }!]
         s += ##"<g id="peaks" fill="#ffffff" stroke="#000000" stroke-width="\##(n(0.8 * scale))">"## + "\n"
         for peak in result.peaks {
             let x = peak.pixel.x, y = peak.pixel.y, r = 7 * scale

@@ -129,6 +129,13 @@ public struct ElevationGrid: Sendable {
             || (south && west && filled.contains(i + columns)) || (south && east && filled.contains(i + columns + 1))
     }
 
+    /// ``isFilled(latitude:longitude:)`` for a point this grid holds (`longitude` normalised to
+    /// ±180°, shifted toward the grid as ``TerrainSampler`` does); nil when it does not hold it.
+    @inlinable public func isFilledIfHolding(latitude: Double, longitude: Double) -> Bool? {
+        guard contains(latitude: latitude, longitude: longitude) else { return nil }
+        return filled != nil && isFilled(latitude: latitude, longitude: longitude + longitudeShift(toward: longitude))
+    }
+
     /// Whether the point lies within the rectangle spanned by the posts (edges included), so
     /// that all four posts around it belong to this grid.
     @inlinable public func contains(latitude: Double, longitude: Double) -> Bool {

@@ -116,6 +116,29 @@ public struct ElevationGrid: Sendable {
                              rows: rows, columns: columns, heights: h, filled: mask)
     }
 
+    /// ``fillingVoids(within:)`` of only the voids with a post in `area` (a row and column of
+    /// posts around it included), each filled to the bit as the whole grid's fill fills it
+    /// (``VoidFill``); the other voids stay unknown. nil `area`: every void.
+    public func fillingVoids(within reach: Double = VoidFill.maximumReach, area: VoidFillArea?) -> ElevationGrid {
+        guard let area else { return fillingVoids(within: reach) }
+        guard voidFraction > 0 else { return self }
+        let shift = longitudeShift(toward: (area.west + area.east) / 2)
+        let rowRange = ((north - area.north) / latitudeSpacing).rounded(.down) - 1...((north - area.south) / latitudeSpacing).rounded(.up) + 1
+        let columnRange = ((area.west + shift - west) / longitudeSpacing).rounded(.down) - 1...((area.east + shift - west) / longitudeSpacing).rounded(.up) + 1
+        guard rowRange.upperBound >= 0, rowRange.lowerBound <= Double(rows - 1),
+              columnRange.upperBound >= 0, columnRange.lowerBound <= Double(columns - 1) else { return self }
+        let region = VoidFill.Region(rows: Int(max(rowRange.lowerBound, 0))...Int(min(rowRange.upperBound, Double(rows - 1))),
+                                     columns: Int(max(columnRange.lowerBound, 0))...Int(min(columnRange.upperBound, Double(columns - 1))))
+        var h = heights
+        let middle = radians((north + south) / 2)
+        let rowSpacing = latitudeSpacing * VoidFill.metresPerDegree
+        let columnSpacing = max(longitudeSpacing * VoidFill.metresPerDegree * cos(middle), 1e-3)
+        guard let mask = VoidFill.fill(&h, rows: rows, columns: columns, rowSpacing: rowSpacing,
+                                       columnSpacing: columnSpacing, reach: reach, region: region) else { return self }
+        return ElevationGrid(north: north, west: west, latitudeSpacing: latitudeSpacing, longitudeSpacing: longitudeSpacing,
+                             rows: rows, columns: columns, heights: h, filled: mask)
+    }
+
     /// Whether the bilinear height at a point inside the grid rests on a filled post: one of
     /// the four posts around it that weigh in (as ``interpolate(latitude:longitude:)`` snaps).
     public func isFilled(latitude: Double, longitude: Double) -> Bool {

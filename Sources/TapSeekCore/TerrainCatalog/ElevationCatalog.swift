@@ -30,6 +30,9 @@ public final class ElevationCatalog: Sendable {
     /// (``ElevationGrid/fillingVoids(within:)``, voids up to ``VoidFill/maximumReach``); the
     /// grids then mark the filled posts. Tiles without voids (Copernicus) are left as read.
     public let fillsVoids: Bool
+    /// Where the command will read terrain, when it said: then only the voids reaching into it
+    /// are filled (``VoidFillArea``); nil fills every void of a tile.
+    public let voidFillArea: VoidFillArea?
 
     /// Tile indices per 1° cell of the world: `cells[(lat + 90) * 360 + (lon + 180)]`.
     private let cells: [[Int32]]
@@ -61,11 +64,14 @@ public final class ElevationCatalog: Sendable {
     ///     loads; without one such tiles are read as if above EGM96, with a warning.
     ///   - fillsVoids: fill each tile's voids when it loads (the default); false keeps them
     ///     unknown.
+    ///   - voidFillArea: where the command will read terrain: only the voids reaching into it
+    ///     are filled, each as the whole tile's fill would (nil: every void). Reading outside it
+    ///     finds the other voids unknown.
     /// - Throws: ``CatalogError`` when the directory is missing, unreadable or holds no raster
     ///   that can be read. Individual unreadable files only add a warning.
     public init(directory: String, memoryBudget: Int = ElevationCatalog.defaultMemoryBudget,
                 rasterReader: (any RasterReader)? = nil, windowedAbove: Int = ElevationCatalog.defaultWindowedAbove,
-                egm2008GeoidPath: String? = nil, fillsVoids: Bool = true) throws(CatalogError) {
+                egm2008GeoidPath: String? = nil, fillsVoids: Bool = true, voidFillArea: VoidFillArea? = nil) throws(CatalogError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw CatalogError("DEM directory \(directory) does not exist")
@@ -149,6 +155,7 @@ public final class ElevationCatalog: Sendable {
         self.rasterReader = rasterReader
         self.egm2008GeoidPath = egm2008GeoidPath
         self.fillsVoids = fillsVoids
+        self.voidFillArea = voidFillArea
         var cells = [[Int32]](repeating: [], count: 180 * 360)
         for (i, t) in tiles.enumerated() {
             for key in Self.cellKeys(south: t.south, north: t.north, west: t.west, east: t.east) {
@@ -213,7 +220,7 @@ public final class ElevationCatalog: Sendable {
     private func read(_ tile: DEMTile) -> Result<ElevationGrid, TerrainFileError> {
         Result { () throws(TerrainFileError) in
             let grid = try readInEGM96(tile)
-            return fillsVoids ? grid.fillingVoids() : grid
+            return fillsVoids ? grid.fillingVoids(area: voidFillArea) : grid
         }
     }
 

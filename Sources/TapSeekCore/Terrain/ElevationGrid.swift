@@ -91,6 +91,31 @@ public struct ElevationGrid: Sendable {
         }
     }
 
+    /// The grid with the ``pyramid`` that bounds its terrain: itself when it has it, else the same
+    /// posts, extent and filled mask with the pyramid built. A tile whose voids are filled on
+    /// load is read without one and gets it once filled (building it twice cost 14 M
+    /// instructions of a 3″ tile's load, a ninth of `elevation` of one point).
+    public func boundingTerrain() -> ElevationGrid {
+        pyramid.boundsTerrain ? self : ElevationGrid(self, pyramid: heights.withUnsafeBufferPointer { MaximumPyramid(rows: rows, columns: columns, heights: $0) })
+    }
+
+    private init(_ grid: ElevationGrid, pyramid: MaximumPyramid) {
+        north = grid.north
+        west = grid.west
+        latitudeSpacing = grid.latitudeSpacing
+        longitudeSpacing = grid.longitudeSpacing
+        rows = grid.rows
+        columns = grid.columns
+        heights = grid.heights
+        minimumHeight = grid.minimumHeight
+        maximumHeight = grid.maximumHeight
+        voidFraction = grid.voidFraction
+        filled = grid.filled
+        self.pyramid = pyramid
+        rowsPerDegree = grid.rowsPerDegree
+        columnsPerDegree = grid.columnsPerDegree
+    }
+
     /// Latitude of the last row of posts, degrees.
     public var south: Double { north - Double(rows - 1) * latitudeSpacing }
     /// Longitude of the last column of posts, degrees.

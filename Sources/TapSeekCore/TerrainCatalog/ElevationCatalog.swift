@@ -219,13 +219,15 @@ public final class ElevationCatalog: Sendable {
     /// when the catalog ``fillsVoids``.
     private func read(_ tile: DEMTile) -> Result<ElevationGrid, TerrainFileError> {
         Result { () throws(TerrainFileError) in
-            let grid = try readInEGM96(tile)
-            return fillsVoids ? grid.fillingVoids(area: voidFillArea) : grid
+            // A tile to fill is read without its pyramid, which is built once, over the filled
+            // posts (a Copernicus tile's conversion to EGM96 builds it, as it makes a new grid).
+            let grid = try readInEGM96(tile, boundsTerrain: !fillsVoids)
+            return fillsVoids ? grid.fillingVoids(area: voidFillArea).boundingTerrain() : grid
         }
     }
 
-    private func readInEGM96(_ tile: DEMTile) throws(TerrainFileError) -> ElevationGrid {
-        let grid = try readAsStored(tile)
+    private func readInEGM96(_ tile: DEMTile, boundsTerrain: Bool) throws(TerrainFileError) -> ElevationGrid {
+        let grid = try readAsStored(tile, boundsTerrain: boundsTerrain)
         guard tile.verticalDatum == .egm2008, let egm2008GeoidPath else { return grid }
         let geoids = conversion.withLock { loaded in
             if loaded == nil { loaded = Result { () throws(TerrainFileError) in try EGM2008Conversion(egm2008Path: egm2008GeoidPath) } }
@@ -238,10 +240,10 @@ public final class ElevationCatalog: Sendable {
         }
     }
 
-    private func readAsStored(_ tile: DEMTile) throws(TerrainFileError) -> ElevationGrid {
+    private func readAsStored(_ tile: DEMTile, boundsTerrain: Bool) throws(TerrainFileError) -> ElevationGrid {
         switch tile.nativeReader {
-        case .srtm: return try SRTMTile.readGrid(path: tile.path)
-        case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path, window: tile.window)
+        case .srtm: return try SRTMTile.readGrid(path: tile.path, boundsTerrain: boundsTerrain)
+        case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path, window: tile.window, boundsTerrain: boundsTerrain)
         case nil: break
         }
         guard let rasterReader else { throw TerrainFileError(path: tile.path, message: "no raster reader") }

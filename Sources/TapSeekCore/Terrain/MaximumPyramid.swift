@@ -20,6 +20,8 @@ public final class MaximumPyramid: Sendable {
     static let baseShift = 2
 
     /// Blocks per column and per row of each level, finest first.
+    /// Whether the maxima bound the terrain (false: the pyramid of ``init(unboundedRows:columns:)``).
+    public let boundsTerrain: Bool
     public let blockRows: [Int]
     public let blockColumns: [Int]
     /// Where each level starts in ``maxima``.
@@ -72,6 +74,7 @@ public final class MaximumPyramid: Sendable {
     init(unboundedRows rows: Int, columns: Int) {
         let total: Int
         (blockRows, blockColumns, offsets, total) = Self.layout(rows: rows, columns: columns)
+        boundsTerrain = false
         maxima = [Float](repeating: .infinity, count: total)
         voids = [UInt8](repeating: 0, count: total)
     }
@@ -79,6 +82,7 @@ public final class MaximumPyramid: Sendable {
     /// Builds the pyramid of a `rows × columns` lattice of posts (row-major, NaN for voids).
     /// One pass over the posts, then a quarter of that per level.
     init(rows: Int, columns: Int, heights: UnsafeBufferPointer<Float>) {
+        boundsTerrain = true
         let n = Self.baseCells
         let (blockRows, blockColumns, offsets, total) = Self.layout(rows: rows, columns: columns)
         var maxima = [Float](repeating: -.infinity, count: total)

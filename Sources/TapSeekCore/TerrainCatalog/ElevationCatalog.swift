@@ -30,6 +30,9 @@ public final class ElevationCatalog: Sendable {
     /// (``ElevationGrid/fillingVoids(within:)``, voids up to ``VoidFill/maximumReach``); the
     /// grids then mark the filled posts. Tiles without voids (Copernicus) are left as read.
     public let fillsVoids: Bool
+    /// Where the command will read terrain, when it said: then only the voids reaching into it
+    /// are filled (``VoidFillArea``); nil fills every void of a tile.
+    public let voidFillArea: VoidFillArea?
 
     /// Tile indices per 1° cell of the world: `cells[(lat + 90) * 360 + (lon + 180)]`.
     private let cells: [[Int32]]
@@ -61,11 +64,14 @@ public final class ElevationCatalog: Sendable {
     ///     loads; without one such tiles are read as if above EGM96, with a warning.
     ///   - fillsVoids: fill each tile's voids when it loads (the default); false keeps them
     ///     unknown.
+    ///   - voidFillArea: where the command will read terrain: only the voids reaching into it
+    ///     are filled, each as the whole tile's fill would (nil: every void). Reading outside it
+    ///     finds the other voids unknown.
     /// - Throws: ``CatalogError`` when the directory is missing, unreadable or holds no raster
     ///   that can be read. Individual unreadable files only add a warning.
     public init(directory: String, memoryBudget: Int = ElevationCatalog.defaultMemoryBudget,
                 rasterReader: (any RasterReader)? = nil, windowedAbove: Int = ElevationCatalog.defaultWindowedAbove,
-                egm2008GeoidPath: String? = nil, fillsVoids: Bool = true) throws(CatalogError) {
+                egm2008GeoidPath: String? = nil, fillsVoids: Bool = true, voidFillArea: VoidFillArea? = nil) throws(CatalogError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw CatalogError("DEM directory \(directory) does not exist")
@@ -149,6 +155,7 @@ public final class ElevationCatalog: Sendable {
         self.rasterReader = rasterReader
         self.egm2008GeoidPath = egm2008GeoidPath
         self.fillsVoids = fillsVoids
+        self.voidFillArea = voidFillArea
         var cells = [[Int32]](repeating: [], count: 180 * 360)
         for (i, t) in tiles.enumerated() {
             for key in Self.cellKeys(south: t.south, north: t.north, west: t.west, east: t.east) {
@@ -212,13 +219,15 @@ public final class ElevationCatalog: Sendable {
     /// when the catalog ``fillsVoids``.
     private func read(_ tile: DEMTile) -> Result<ElevationGrid, TerrainFileError> {
         Result { () throws(TerrainFileError) in
-            let grid = try readInEGM96(tile)
-            return fillsVoids ? grid.fillingVoids() : grid
+            // A tile to fill is read without its pyramid, which is built once, over the filled
+            // posts (a Copernicus tile's conversion to EGM96 builds it, as it makes a new grid).
+            let grid = try readInEGM96(tile, boundsTerrain: !fillsVoids)
+            return fillsVoids ? grid.fillingVoids(area: voidFillArea).boundingTerrain() : grid
         }
     }
 
-    private func readInEGM96(_ tile: DEMTile) throws(TerrainFileError) -> ElevationGrid {
-        let grid = try readAsStored(tile)
+    private func readInEGM96(_ tile: DEMTile, boundsTerrain: Bool) throws(TerrainFileError) -> ElevationGrid {
+        let grid = try readAsStored(tile, boundsTerrain: boundsTerrain)
         guard tile.verticalDatum == .egm2008, let egm2008GeoidPath else { return grid }
         let geoids = conversion.withLock { loaded in
             if loaded == nil { loaded = Result { () throws(TerrainFileError) in try EGM2008Conversion(egm2008Path: egm2008GeoidPath) } }
@@ -231,10 +240,10 @@ public final class ElevationCatalog: Sendable {
         }
     }
 
-    private func readAsStored(_ tile: DEMTile) throws(TerrainFileError) -> ElevationGrid {
+    private func readAsStored(_ tile: DEMTile, boundsTerrain: Bool) throws(TerrainFileError) -> ElevationGrid {
         switch tile.nativeReader {
-        case .srtm: return try SRTMTile.readGrid(path: tile.path)
-        case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path, window: tile.window)
+        case .srtm: return try SRTMTile.readGrid(path: tile.path, boundsTerrain: boundsTerrain)
+        case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path, window: tile.window, boundsTerrain: boundsTerrain)
         case nil: break
         }
         guard let rasterReader else { throw TerrainFileError(path: tile.path, message: "no raster reader") }

@@ -45,6 +45,10 @@ public struct TerrainSampler: TerrainGrids, Sendable {
     /// Whether the height at a point rests on a post filled across a void
     /// (``ElevationGrid/isFilled(latitude:longitude:)``); false where nothing was filled.
     public mutating func isFilled(latitude: Double, longitude: Double) -> Bool {
+        // The tile used last, read in place (copying it out of the optional retains and
+        // releases its buffers: a tenth of an `elevation --batch` line); a grid that filled
+        // nothing answers at once.
+        if let answer = recent?.isFilledIfHolding(latitude: latitude, longitude: normalizedLongitude(longitude)) { return answer }
         guard let grid = grid(containing: latitude, longitude: longitude), grid.filled != nil else { return false }
         return grid.isFilled(latitude: latitude, longitude: normalizedLongitude(longitude) + grid.longitudeShift(toward: normalizedLongitude(longitude)))
     }

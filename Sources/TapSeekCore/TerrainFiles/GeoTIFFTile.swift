@@ -93,14 +93,15 @@ public enum GeoTIFFTile {
     /// image's edge).
     /// - Throws: ``TerrainFileError`` when the file cannot be read, is malformed or is not a
     ///   GeoTIFF this reader reads, or the window is not one of its windows.
-    public static func readGrid(path: String, window: DEMTile.Window? = nil) throws(TerrainFileError) -> ElevationGrid {
+    /// `boundsTerrain`: build the grid's pyramid (``ElevationGrid/boundingTerrain()`` builds it later).
+    public static func readGrid(path: String, window: DEMTile.Window? = nil, boundsTerrain: Bool = true) throws(TerrainFileError) -> ElevationGrid {
         let file = try map(path)
-        return try grid(bytes: file.bytes, path: path, window: window)
+        return try grid(bytes: file.bytes, path: path, window: window, boundsTerrain: boundsTerrain)
     }
 
     /// The grid of a GeoTIFF file's bytes, or of a window of it; `path` names it in errors.
     static func grid(bytes: UnsafeRawBufferPointer, path: String, maximumPosts: Int = maximumPosts,
-                     window: DEMTile.Window? = nil) throws(TerrainFileError) -> ElevationGrid {
+                     window: DEMTile.Window? = nil, boundsTerrain: Bool = true) throws(TerrainFileError) -> ElevationGrid {
         let l: Layout
         switch try layout(of: bytes, path: path, maximumPosts: window == nil ? maximumPosts : maximumWindowedPosts) {
         case .success(let found): l = found
@@ -123,7 +124,7 @@ public enum GeoTIFFTile {
         if let problem { throw TerrainFileError(path: path, message: problem.reason) }
         return ElevationGrid(north: l.north - Double(region.row) * l.latitudeSpacing, west: l.west + Double(region.column) * l.longitudeSpacing,
                              latitudeSpacing: l.latitudeSpacing, longitudeSpacing: l.longitudeSpacing,
-                             rows: region.rows, columns: region.columns, heights: heights)
+                             rows: region.rows, columns: region.columns, heights: heights, boundsTerrain: boundsTerrain)
     }
 
     /// The layout of the first image of a GeoTIFF, or why this reader leaves the file to GDAL.

@@ -84,7 +84,8 @@ public struct SRTMTile: Sendable, Hashable {
     /// voids as NaN, with the same lattice GDAL's SRTMHGT driver reports for it.
     /// - Throws: ``TerrainFileError`` when the name is not a tile's, the file cannot be read, or
     ///   its size is not that of a tile.
-    public static func readGrid(path: String) throws(TerrainFileError) -> ElevationGrid {
+    /// `boundsTerrain`: build the grid's pyramid (``ElevationGrid/boundingTerrain()`` builds it later).
+    public static func readGrid(path: String, boundsTerrain: Bool = true) throws(TerrainFileError) -> ElevationGrid {
         let name = path.split(separator: "/").last.map(String.init) ?? path
         guard let tile = SRTMTile(fileName: name) else {
             throw TerrainFileError(path: path, message: "is not named like an SRTM tile (N27E086.hgt, N27E086.hgt.zip)")
@@ -108,11 +109,11 @@ public struct SRTMTile: Sendable, Hashable {
         } else {
             bytes = try FileBytes.read(path: path, limit: largest)
         }
-        return try tile.grid(heights: bytes, path: path)
+        return try tile.grid(heights: bytes, path: path, boundsTerrain: boundsTerrain)
     }
 
     /// The grid of this tile from the raw bytes of its `.hgt` file.
-    public func grid(heights bytes: [UInt8], path: String) throws(TerrainFileError) -> ElevationGrid {
+    public func grid(heights bytes: [UInt8], path: String, boundsTerrain: Bool = true) throws(TerrainFileError) -> ElevationGrid {
         guard let n = Self.postsPerSide(byteCount: bytes.count) else {
             throw TerrainFileError(path: path, message: "\(bytes.count) bytes is not the size of a 1″ (3601² posts) or 3″ (1201² posts) SRTM tile")
         }
@@ -147,6 +148,7 @@ public struct SRTMTile: Sendable, Hashable {
         let originNorth = Double(south) + 1 + 0.5 / Double(n - 1)
         let rowStep = -1.0 / Double(n - 1)
         return ElevationGrid(north: originNorth + 0.5 * rowStep, west: originWest + 0.5 * cell,
-                             latitudeSpacing: -rowStep, longitudeSpacing: cell, rows: n, columns: n, heights: heights)
+                             latitudeSpacing: -rowStep, longitudeSpacing: cell, rows: n, columns: n, heights: heights,
+                             boundsTerrain: boundsTerrain)
     }
 }

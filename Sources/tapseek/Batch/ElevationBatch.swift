@@ -26,7 +26,10 @@ struct ElevationBatch {
         let columns: CoordinateColumns
         /// Whether they are plain `lat,lon`, read by the fast reader with no per-line check.
         let plain: Bool
-        var parsed: [(number: Int, line: Parsed)]
+        /// The lines parsed ahead that hold a point (a line that does not is parsed again when
+        /// its turn comes, for its error): plain values, which cost no reference counting to
+        /// store and read, where the `Result` with its error message did.
+        var parsed: [(number: Int, latitude: Double, longitude: Double, latitudeText: Range<Int>, longitudeText: Range<Int>)]
         var untouched: [(latitude: Double, longitude: Double)] = []
         /// The posts read ahead, summed so that the reads are kept.
         var touched: Float = 0
@@ -35,14 +38,13 @@ struct ElevationBatch {
             self.sampler = sampler
             self.columns = columns
             plain = columns == .latitudeLongitude
-            parsed = Array(repeating: (0, .success((0, 0, 0..<0, 0..<0))), count: 2 * ParallelLines<State>.lookahead)
+            parsed = Array(repeating: (0, 0, 0, 0..<0, 0..<0), count: 2 * ParallelLines<State>.lookahead)
             untouched.reserveCapacity(Self.touchGroup)
         }
 
         mutating func prepare(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) {
-            let parsedLine = parse(line)
-            parsed[number % parsed.count] = (number, parsedLine)
-            guard case .success(let p) = parsedLine else { return }
+            guard case .success(let p) = parse(line) else { return }
+            parsed[number % parsed.count] = (number, p.latitude, p.longitude, p.latitudeText, p.longitudeText)
             untouched.append((p.latitude, p.longitude))
             if untouched.count == Self.touchGroup {
                 touched += untouched.withUnsafeBufferPointer { sampler.terrain.touch($0) }
@@ -53,7 +55,7 @@ struct ElevationBatch {
         /// The line parsed, ahead if it was.
         func parse(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) -> Parsed {
             let slot = parsed[number % parsed.count]
-            return slot.number == number ? slot.line : parse(line)
+            return slot.number == number ? .success((slot.latitude, slot.longitude, slot.latitudeText, slot.longitudeText)) : parse(line)
         }
 
         /// A line read by the input's columns.

@@ -20,11 +20,32 @@ struct RecordBytes {
         }
     }
 
+    /// Copies `bytes`; up to 32 bytes (every key, punctuation and number of a record) by two
+    /// overlapping word loads and stores rather than a call to `memcpy`, which cost a record
+    /// about 20 instructions per piece, a dozen pieces a record.
     @inline(__always) mutating func append(_ bytes: UnsafeRawBufferPointer) {
         guard let source = bytes.baseAddress else { return }
-        precondition(count + bytes.count <= capacity, "record longer than its bound")
-        (base + count).copyMemory(from: source, byteCount: bytes.count)
-        count += bytes.count
+        let n = bytes.count
+        precondition(count + n <= capacity, "record longer than its bound")
+        let target = base + count
+        if n >= 8, n <= 16 {
+            let head = source.loadUnaligned(as: UInt64.self), tail = source.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
+            target.storeBytes(of: head, as: UInt64.self)
+            target.storeBytes(of: tail, toByteOffset: n - 8, as: UInt64.self)
+        } else if n > 16, n <= 32 {
+            let head = source.loadUnaligned(as: SIMD16<UInt8>.self), tail = source.loadUnaligned(fromByteOffset: n - 16, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: head, as: SIMD16<UInt8>.self)
+            target.storeBytes(of: tail, toByteOffset: n - 16, as: SIMD16<UInt8>.self)
+        } else if n >= 4, n < 8 {
+            let head = source.loadUnaligned(as: UInt32.self), tail = source.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
+            target.storeBytes(of: head, as: UInt32.self)
+            target.storeBytes(of: tail, toByteOffset: n - 4, as: UInt32.self)
+        } else if n < 4 {
+            for k in 0..<n { target.storeBytes(of: source.load(fromByteOffset: k, as: UInt8.self), toByteOffset: k, as: UInt8.self) }
+        } else {
+            target.copyMemory(from: source, byteCount: n)
+        }
+        count += n
     }
 
     @inline(__always) mutating func append(_ s: StaticString) {
@@ -40,12 +61,31 @@ struct RecordBytes {
     /// A batch record's opening: `{`, then `"line":N,` when it has an input line (every
     /// `--batch` record carries it first; a single answer has none).
     @inline(__always) mutating func appendRecordStart(line: Int?) {
-        append("{")
         if let line {
-            append("\"line\":")
-            appendFixed(Double(line), decimals: 0)
-            append(",")
+            append("{\"line\":")
+            appendDecimal(line)
+            append(byte: UInt8(ascii: ","))
+        } else {
+            append(byte: UInt8(ascii: "{"))
         }
+    }
+
+    /// A non-negative integer's decimal digits (a line number), as ``appendFixed(_:decimals:)``
+    /// with no decimals writes it, without the trip through `Double` and the rounding: a sixth
+    /// of the formatting of an `elevation --batch` record. Negative values, and those from 9·10¹⁵ on
+    /// (where that writes `String(value)`), take that path.
+    @inline(__always) mutating func appendDecimal(_ value: Int) {
+        guard value >= 0, value < 9_000_000_000_000_000 else { appendFixed(Double(value), decimals: 0); return }
+        var digits = 1, n = value
+        while n >= 10 { n /= 10; digits += 1 }
+        precondition(count + digits <= capacity, "record longer than its bound")
+        var rest = value, i = count + digits
+        repeat {
+            i -= 1
+            base.storeBytes(of: UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0"), toByteOffset: i, as: UInt8.self)
+            rest /= 10
+        } while rest > 0
+        count += digits
     }
 
     /// As ``OutputBuffer/appendShortest(_:)``: at most 24 bytes. `text`, the text `value` was

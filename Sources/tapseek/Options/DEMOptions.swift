@@ -19,10 +19,11 @@ struct DEMOptions: ParsableArguments {
 
     var directory: String { dem ?? DefaultDEM.directory }
 
-    /// Opens the catalog, printing one warning line per skipped file.
-    func openCatalog() throws -> ElevationCatalog {
+    /// Opens the catalog, printing one warning line per skipped file. `area`: where the command
+    /// will read terrain, if it knows (only the voids reaching into it are filled).
+    func openCatalog(area: VoidFillArea? = nil) throws -> ElevationCatalog {
         let catalog = try ElevationCatalog(directory: directory, memoryBudget: cacheMB << 20, rasterReader: .gdal,
-                                           egm2008GeoidPath: Geoid.egm2008Path(), fillsVoids: fillVoids)
+                                           egm2008GeoidPath: Geoid.egm2008Path(), fillsVoids: fillVoids, voidFillArea: area)
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         return catalog
     }

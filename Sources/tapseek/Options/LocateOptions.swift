@@ -40,7 +40,7 @@ struct LocateOptions: ParsableArguments {
     /// on another thread: two independent reads of a few million posts each that a command
     /// needing both at once (`viewshed`) would otherwise wait for one after the other.
     static func locator(demOptions: DEMOptions, settings: MarchSettings, placemarks: Bool = true,
-                        reading point: (latitude: Double, longitude: Double)? = nil) throws -> Locator {
+                        reading point: (latitude: Double, longitude: Double)? = nil, area: VoidFillArea? = nil) throws -> Locator {
         let loaded = Locked<Result<Geoid, TerrainFileError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         @Sendable func load() {
@@ -54,7 +54,7 @@ struct LocateOptions: ParsableArguments {
                 done.signal()
             }
         }
-        let catalog = try demOptions.openCatalog()
+        let catalog = try demOptions.openCatalog(area: area)
         if let point {
             var terrain = TerrainSampler(catalog: catalog)
             _ = terrain.sample(latitude: point.latitude, longitude: point.longitude)

@@ -35,13 +35,17 @@ struct ElevationCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let service = try ElevationService(catalog: demOptions.openCatalog(), geoid: Geoid())
         if batch {
+            let service = try ElevationService(catalog: demOptions.openCatalog(), geoid: Geoid())
             try await ElevationBatch(service: service, jobs: jobs.value).run()
             return
         }
         let latitude = try point.latitude()
         let longitude = try point.longitude()
+        // One point reads four posts: only the voids reaching near it are filled (on N46E008,
+        // the whole tile's fill was four fifths of the command's instructions).
+        let service = try ElevationService(catalog: demOptions.openCatalog(area: .around(latitude: latitude, longitude: longitude, radius: 0)),
+                                           geoid: Geoid())
         let elevation: ElevationService.PointElevation
         do {
             elevation = try service.elevation(latitude: latitude, longitude: longitude)

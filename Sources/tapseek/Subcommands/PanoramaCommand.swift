@@ -68,7 +68,8 @@ struct PanoramaCommand: ParsableCommand {
 
     func run() throws {
         let latitude = try point.latitude(), longitude = try point.longitude()
-        let locator = try LocateOptions.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction))
+        let locator = try LocateOptions.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction),
+                                                area: range.flatMap { VoidFillArea.around(latitude: latitude, longitude: longitude, radius: $0) })
         let location = Reading.Location(latitude: latitude, longitude: longitude, altitude: altitude,
                                         altitudeReference: altitudeReference.reference, eyeHeight: eyeHeight)
         let settings = Panorama.Settings(azimuthStep: azimuthStep, range: range, refraction: refraction,

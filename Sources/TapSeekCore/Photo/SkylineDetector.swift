@@ -51,10 +51,11 @@ public enum SkylineDetector {
     static let skyEdge: Float = 3
     /// Below the fitted part, the sky is followed down the column as it drifts (a pale or
     /// reddened band at the horizon): a pixel within ``followWithin`` spreads of the sky followed
-    /// so far, in smooth surroundings (no step beyond ``smoothEdge`` edge units down or across it),
+    /// so far, in smooth surroundings (``ColourPlanes/isSmooth(x:y:noise:)``),
     /// moves the sky toward its colour by 1/(``followShare``·height) per row.
     static let followWithin: Float = 2
-    static let smoothEdge: Float = 1
+    /// Noise alone gives a second difference of √6 ≈ 2.45 times the noise: about twice that.
+    static let smoothCurvature: Float = 5
     static let followShare: Float = 0.01
 
     /// A detected skyline.
@@ -394,7 +395,7 @@ struct ColourPlanes {
                     spread += line.spread[c]
                 }
                 let distance = (d2 / 3).squareRoot()
-                if distance < SkylineDetector.followWithin, isSmooth(x: x, y: y, edges: edges, noise: noise) {
+                if distance < SkylineDetector.followWithin, isSmooth(x: x, y: y, noise: noise) {
                     for c in 0..<3 { sky[c] += (planes[c][i] - sky[c]) * rate }
                 }
                 // Only what is darker than the sky there: clouds are as bright or brighter.
@@ -411,19 +412,20 @@ struct ColourPlanes {
         return true
     }
 
-    /// Whether the pixel at (x, y) lies in smooth surroundings, as sky does: no colour step down
-    /// onto it, below it or across it beyond ``SkylineDetector/smoothEdge`` (in the units of
-    /// ``edgeStrength(noise:)``).
-    func isSmooth(x: Int, y: Int, edges: [Float], noise: Float) -> Bool {
+    /// Whether the pixel at (x, y) lies in smooth surroundings, as sky does: its colour's second
+    /// difference down and across the column (a step or texture; a steady gradient has none), RMS
+    /// over the channels, within ``SkylineDetector/smoothCurvature`` times the noise.
+    func isSmooth(x: Int, y: Int, noise: Float) -> Bool {
+        guard y >= 1, y + 1 < height, x >= 1, x + 1 < width else { return true }
         let i = y * width + x
-        guard edges[i] < SkylineDetector.smoothEdge, y + 1 >= height || edges[i + width] < SkylineDetector.smoothEdge else { return false }
-        guard x >= 1, x + 1 < width else { return true }
-        var d2: Float = 0
+        var down: Float = 0, across: Float = 0
         for p in planes {
-            let d = p[i + 1] - p[i - 1]
-            d2 += d * d
+            let v = p[i - width] - 2 * p[i] + p[i + width], h = p[i - 1] - 2 * p[i] + p[i + 1]
+            down += v * v
+            across += h * h
         }
-        return d2.squareRoot() / (4 * noise) < SkylineDetector.smoothEdge
+        let limit = SkylineDetector.smoothCurvature * noise
+        return (down / 3).squareRoot() < limit && (across / 3).squareRoot() < limit
     }
 
     /// Strength of a boundary between rows y − 1 and y: the colour difference of the two rows

@@ -83,6 +83,9 @@ struct PhotoCommandTests {
         #expect(camera["imageWidth"] as? Int == 800 && camera["imageHeight"] as? Int == 600)
         let skyline = try #require(line["skyline"] as? [String: Any])
         #expect((skyline["coverage"] as? Double ?? 0) > 0.8)
+        // Every point carries its confidence, at least the detector's least kept.
+        let points = try #require(skyline["points"] as? [[String: Double]])
+        #expect(!points.isEmpty && points.allSatisfy { ($0["confidence"] ?? -1) >= SkylineDetector.minimumConfidence && ($0["confidence"] ?? 2) <= 1 })
         let tap = try #require((line["taps"] as? [[String: Any]])?.first)
         #expect(tap["status"] as? String == "hit")
         let target = try #require(tap["target"] as? [String: Double])

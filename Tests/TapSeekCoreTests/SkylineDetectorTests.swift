@@ -61,6 +61,27 @@ struct SkylineDetectorTests {
         #expect(allGround.points.isEmpty)
     }
 
+    @Test func aVeiledStretchOfSkylineIsLessConfidentThanAClearOne() {
+        // A veil of mist over columns 200…299: 97 % of the way to a pale grey, sky and ground alike.
+        let veiled = 200..<300
+        let image = Self.image(extra: { x, y in
+            guard veiled.contains(x) else { return nil }
+            let share = min(max(Self.ridge(Double(x) + 0.5) - Double(y), 0), 1)
+            let c = (Self.ground.0 + (Self.sky.0 - Self.ground.0) * share, Self.ground.1 + (Self.sky.1 - Self.ground.1) * share,
+                     Self.ground.2 + (Self.sky.2 - Self.ground.2) * share)
+            return (c.0 + (200 - c.0) * 0.97, c.1 + (200 - c.1) * 0.97, c.2 + (200 - c.2) * 0.97)
+        })
+        let found = SkylineDetector.detect(in: image)
+        // Mean confidence per column, a column left out counting 0.
+        func mean(_ columns: Range<Int>) -> Double {
+            found.points.filter { columns.contains(Int($0.x)) }.map(\.confidence).reduce(0, +) / Double(columns.count)
+        }
+        #expect(found.points.allSatisfy { $0.confidence >= SkylineDetector.minimumConfidence && $0.confidence <= 1 })
+        let clear = mean(400..<800), misted = mean(veiled)
+        #expect(clear > 0.9, "clear columns: mean confidence \(clear)")
+        #expect(misted < clear - 0.5, "veiled columns: mean confidence \(misted), clear \(clear)")
+    }
+
     @Test func aPoleAboveTheSkylineIsLeftOutNotFollowed() {
         // A dark pole 6 px wide at x = 500 rising from the ground to row 100.
         let image = Self.image(extra: { x, y in (497..<503).contains(x) && y > 100 ? (40, 34, 30) : nil })

@@ -88,7 +88,7 @@ extension Locator {
         if let pixels {
             let found = SkylineDetector.detect(in: pixels, fullWidth: Int(cameraSettings.imageWidth), fullHeight: Int(cameraSettings.imageHeight))
             detected = found.points.map { Reading.Pixel(x: $0.x, y: $0.y) }
-            skyline = PhotoResult.Skyline(points: detected, coverage: found.coverage)
+            skyline = PhotoResult.Skyline(points: detected, confidence: found.points.map(\.confidence), coverage: found.coverage)
         }
 
         // The DEM's skyline over every azimuth the search may bring into view.

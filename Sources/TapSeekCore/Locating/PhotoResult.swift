@@ -21,13 +21,19 @@ public struct PhotoResult: Sendable, Hashable {
         public init() {}
     }
 
-    /// The detected skyline: its points in image pixels and the share of columns that have one.
+    /// The detected skyline: its points in image pixels, each point's confidence and the share of
+    /// columns that have one.
     public struct Skyline: Sendable, Hashable {
         public var points: [Reading.Pixel]
+        /// Parallel to ``points`` (or empty: none known): how sure the detector is of each point,
+        /// 0…1 (``SkylineDetector/Point/confidence``; points below
+        /// ``SkylineDetector/minimumConfidence`` are left out).
+        public var confidence: [Double]
         public var coverage: Double
 
-        public init(points: [Reading.Pixel], coverage: Double) {
+        public init(points: [Reading.Pixel], confidence: [Double] = [], coverage: Double) {
             self.points = points
+            self.confidence = confidence.count == points.count ? confidence : []
             self.coverage = coverage
         }
     }
@@ -102,6 +108,7 @@ extension PhotoResult: Encodable {
     private enum CameraKeys: String, CodingKey { case horizontalFOV, imageWidth, imageHeight }
     private enum SkylineKeys: String, CodingKey { case points, coverage }
     private enum PixelKeys: String, CodingKey { case x, y }
+    private enum SkylinePointKeys: String, CodingKey { case x, y, confidence }
     private enum PeakKeys: String, CodingKey { case latitude, longitude, elevation, distance, prominence, name, nameKind, pixel }
 
     public func encode(to encoder: any Encoder) throws {
@@ -134,10 +141,11 @@ extension PhotoResult: Encodable {
         if let skyline {
             var s = c.nestedContainer(keyedBy: SkylineKeys.self, forKey: .skyline)
             var points = s.nestedUnkeyedContainer(forKey: .points)
-            for p in skyline.points {
-                var pc = points.nestedContainer(keyedBy: PixelKeys.self)
+            for (i, p) in skyline.points.enumerated() {
+                var pc = points.nestedContainer(keyedBy: SkylinePointKeys.self)
                 try pc.encode(FixedDecimal(p.x, places: 1), forKey: .x)
                 try pc.encode(FixedDecimal(p.y, places: 1), forKey: .y)
+                if i < skyline.confidence.count { try pc.encode(FixedDecimal(skyline.confidence[i], places: 2), forKey: .confidence) }
             }
             try s.encode(FixedDecimal(skyline.coverage, places: 3), forKey: .coverage)
         }

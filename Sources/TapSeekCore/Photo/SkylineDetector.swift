@@ -49,6 +49,14 @@ public enum SkylineDetector {
     /// Edge strength (``ColourPlanes/edgeStrength(noise:)``, 0…6) that ends the sky a column's
     /// line is fitted to.
     static let skyEdge: Float = 3
+    /// Below the fitted part, the sky is followed down the column as it drifts (a pale or
+    /// reddened band at the horizon): a pixel within ``followWithin`` spreads of the sky followed
+    /// so far, in smooth surroundings (``ColourPlanes/isSmooth(x:y:noise:)``),
+    /// moves the sky toward its colour by 1/(``followShare``·height) per row.
+    static let followWithin: Float = 2
+    /// Noise alone gives a second difference of √6 ≈ 2.45 times the noise: about twice that.
+    static let smoothCurvature: Float = 5
+    static let followShare: Float = 0.01
 
     /// A detected skyline.
     public struct Result: Sendable, Hashable {
@@ -295,8 +303,10 @@ struct ColourPlanes {
     /// channel of the sky is fitted as a straight line in the row over the upper part of the sky
     /// the `boundary` leaves (its upper ``SkylineDetector/skyFitShare``), and a pixel whose colour
     /// lies more than ``SkylineDetector/departureStart`` spreads from that line (the fit's own
-    /// residual, at least twice the noise) costs as terrain, up to the cap. False when no band
-    /// has enough sky to fit.
+    /// residual, at least twice the noise) costs as terrain, up to the cap. Below the fitted
+    /// rows the line's end is followed down the column where the sky drifts slowly and smoothly
+    /// (``SkylineDetector/followWithin``), so only a step departs. False when no band has enough
+    /// sky to fit.
     func addSkyDeparture(to cost: inout [Float], boundary: [Int], edges: [Float], noise: Float) -> Bool {
         let bands = max(1, width / 50)
         // The sky each column's line is fitted to: the upper part of the sky the boundary leaves,
@@ -363,7 +373,14 @@ struct ColourPlanes {
             // first solid stretch of terrain nothing is sky (a lake, sky-blue water, a bright
             // rock in the foreground), however sky-like its colour.
             var departed = 0, beneath = false
-            // The part the lines were fitted to is sky by assumption; what lies below it is judged.
+            // The part the lines were fitted to is sky by assumption; what lies below it is judged
+            // against the sky followed down from the line's end: a sky that drifts over tens of rows
+            // (a pale band at the horizon, a sunset's colours) is followed, a step is not, and
+            // neither is a departed or textured pixel (a hazy ridge as pale as the sky keeps its
+            // rock's texture), so that a ridge stays departed however long it is.
+            let start = Float(top[x])
+            var sky = (0..<3).map { min(max(line.a[$0] + line.b[$0] * start, line.low[$0]), line.high[$0]) }
+            let rate = 1 / max(1, SkylineDetector.followShare * Float(height))
             for y in top[x]..<height {
                 let i = y * width + x
                 if beneath {
@@ -372,24 +389,43 @@ struct ColourPlanes {
                 }
                 var d2: Float = 0, darker: Float = 0, spread: Float = 0
                 for c in 0..<3 {
-                    let sky = min(max(line.a[c] + line.b[c] * Float(y), line.low[c]), line.high[c])
-                    let r = (planes[c][i] - sky) / line.spread[c]
+                    let r = (planes[c][i] - sky[c]) / line.spread[c]
                     d2 += r * r
-                    darker -= planes[c][i] - sky
+                    darker -= planes[c][i] - sky[c]
                     spread += line.spread[c]
                 }
+                let distance = (d2 / 3).squareRoot()
+                if distance < SkylineDetector.followWithin, isSmooth(x: x, y: y, noise: noise) {
+                    for c in 0..<3 { sky[c] += (planes[c][i] - sky[c]) * rate }
+                }
                 // Only what is darker than the sky there: clouds are as bright or brighter.
+                let departure = (distance - SkylineDetector.departureStart) / SkylineDetector.departureWidth
                 guard darker > spread else {
                     departed = 0
                     continue
                 }
-                let departure = ((d2 / 3).squareRoot() - SkylineDetector.departureStart) / SkylineDetector.departureWidth
                 if departure > 0 { cost[i] = max(cost[i], min(departure, 1) * cap) }
                 departed = departure >= 1 ? departed + 1 : 0
                 if departed >= run { beneath = true }
             }
         }
         return true
+    }
+
+    /// Whether the pixel at (x, y) lies in smooth surroundings, as sky does: its colour's second
+    /// difference down and across the column (a step or texture; a steady gradient has none), RMS
+    /// over the channels, within ``SkylineDetector/smoothCurvature`` times the noise.
+    func isSmooth(x: Int, y: Int, noise: Float) -> Bool {
+        guard y >= 1, y + 1 < height, x >= 1, x + 1 < width else { return true }
+        let i = y * width + x
+        var down: Float = 0, across: Float = 0
+        for p in planes {
+            let v = p[i - width] - 2 * p[i] + p[i + width], h = p[i - 1] - 2 * p[i] + p[i + 1]
+            down += v * v
+            across += h * h
+        }
+        let limit = SkylineDetector.smoothCurvature * noise
+        return (down / 3).squareRoot() < limit && (across / 3).squareRoot() < limit
     }
 
     /// Strength of a boundary between rows y − 1 and y: the colour difference of the two rows

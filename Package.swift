@@ -41,8 +41,9 @@ let package = Package(
         .executableTarget(
             name: "tapseek",
             dependencies: ["TapSeek", .product(name: "ArgumentParser", package: "swift-argument-parser")],
-            // The report page's script and style, embedded by scripts/embed-report-resources.sh.
-            exclude: ["Report/Resources"]
+            // The report page's script and style, compiled into the executable as bytes
+            // (`PackageResources`): a static build has no resource bundle beside it.
+            resources: [.embedInCode("Report/Resources/report.js"), .embedInCode("Report/Resources/report.css")]
         ),
 
         // Locating the shared test data and building fixtures; used by every test target.

@@ -277,13 +277,18 @@ import Testing
         #expect(run.stderr.contains("--output"))
     }
 
-    /// The script and style the executable embeds are the resource files (run
-    /// scripts/embed-report-resources.sh after editing them).
-    @Test func testEmbeddedResourcesMatchTheirFiles() throws {
-        let generated = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Sources/tapseek/Report/ReportResources.swift"), encoding: .utf8)
-        for name in ["report.js", "report.css"] {
+    /// The page carries the script and style as they stand in Sources/tapseek/Report/Resources
+    /// (compiled into the executable by SwiftPM's `embedInCode`), whole and unaltered.
+    @Test func testPageCarriesTheResourceFilesVerbatim() throws {
+        let page = FileManager.default.temporaryDirectory.appendingPathComponent("tapseek-resources-\(UUID().uuidString).html")
+        defer { try? FileManager.default.removeItem(at: page) }
+        // One bad line is enough for a page.
+        let run = try CLIRunner.run(["report", "-", "-o", page.path], stdin: "{\"location\":{\"latitude\":\"x\"}}\n")
+        #expect(run.status == 0, "\(run.stderr)")
+        let html = try String(contentsOf: page, encoding: .utf8)
+        for (name, element) in [("report.js", "<script>\n"), ("report.css", "<style>")] {
             let file = try String(contentsOf: CLIRunner.packageRoot.appendingPathComponent("Sources/tapseek/Report/Resources/\(name)"), encoding: .utf8)
-            #expect(generated.contains("#\"\"\"\n" + file + "\"\"\"#"), "\(name) differs from ReportResources.swift: run scripts/embed-report-resources.sh")
+            #expect(file.count > 1000 && html.contains(element + file), "\(name) is not in the page whole")
         }
     }
 }

@@ -37,6 +37,16 @@ struct CompactJSONEncoderTests {
         #expect(try JSONDecoder().decode(Outer.self, from: Data(compact)) == Self.sample)
     }
 
+    /// Strings are written in runs between the bytes that need escaping: escapes at either end,
+    /// side by side or alone, and long plain runs all read back as the string they came from.
+    @Test(arguments: ["", "\"", "\\", "\n\"", "a\"", "\"a", "\u{1}\u{1F}x\u{7F}", "plain text of some length, é and 😀 included",
+                      "\"\"\\\\\n\r\t", String(repeating: "ab\"", count: 300)])
+    func stringsReadBack(_ text: String) throws {
+        let bytes = try CompactJSONEncoder().encode([text])
+        #expect(try JSONDecoder().decode([String].self, from: Data(bytes)) == [text])
+        #expect(!bytes.contains { $0 < 0x20 }, "control bytes are escaped")
+    }
+
     @Test func fixedDecimalsAndNonFiniteNumbers() throws {
         let values = [FixedDecimal(27.98812055, places: 7), FixedDecimal(8840, places: 2), FixedDecimal(-28.7349, places: 2),
                       FixedDecimal(.nan, places: 2), FixedDecimal(0.00004, places: 4)]

@@ -4,7 +4,8 @@ import TapSeekCore
 /// Renders the photo a camera of known orientation would take over the real DEM: sky above the
 /// DEM's skyline (a gradient from a pale horizon to a deeper blue), terrain below it shaded by
 /// depth (nearer silhouettes darker, farther ones lost in haze), with noise, and optionally
-/// clouds, fog and a foreground pole. The truth the photo tests hold the detection and the fit
+/// clouds, fog, a foreground pole or mound, haze that fades far ridges into the sky, dark forest
+/// on the near ridges and snow on the skyline's crests. The truth the photo tests hold the detection and the fit
 /// to is the orientation given here.
 ///
 /// Each pixel's ray is turned into the level frame by ``CameraOrientation`` and compared with the
@@ -39,6 +40,20 @@ public struct PhotoRenderer {
     public var flatHorizon: Double?
     /// Farthest terrain drawn, metres (nil: the horizon range of the highest terrain).
     public var range: Double?
+    /// Haze toward the sky, when set: terrain this many metres away is drawn 63 % (1 − e⁻¹) of
+    /// the way to the sky's colour, so that far ridges fade nearly into the sky above them.
+    /// Nil: the default greyish haze over 40 km.
+    public var hazeToSky: Double?
+    /// Terrain whose nearest silhouette lies within this many metres is dark forest with a
+    /// coarse texture: its upper edge is stronger than a hazy skyline above it.
+    public var forestWithin: Double?
+    /// Snow on the skyline's crests: where the skyline's terrain stands higher than `line`
+    /// metres, the terrain just below it (down to `depth` degrees under the skyline) is white,
+    /// against a sky made paler; its lower edge is a strong edge that is not the skyline.
+    public var snow: (line: Double, depth: Double)?
+    /// Rocks and flowers in front: a dark, textured mound rising from the bottom edge to this
+    /// share of the image height at its highest, undulating across the frame.
+    public var foreground: Double?
 
     public static let azimuthStep = 0.02
 
@@ -96,6 +111,8 @@ public struct PhotoRenderer {
                 // Sky: pale at the horizon, deeper blue higher up.
                 let t = min(max(elevation / 40, 0), 1)
                 var sky = (185 - 115 * t, 208 - 88 * t, 236 - 36 * t)
+                if snow != nil { sky = (sky.0 + (232 - sky.0) * 0.6, sky.1 + (236 - sky.1) * 0.6, sky.2 + (244 - sky.2) * 0.6) }
+                let horizonSky = sky
                 for cloud in clouds {
                     let da = remainder(view.azimuth - cloud.azimuth, 360) / cloud.width, de = (elevation - cloud.elevation) / cloud.height
                     let r = da * da + de * de
@@ -113,9 +130,22 @@ public struct PhotoRenderer {
                         break
                     }
                 }
-                let haze = 1 - exp(-depth / 40_000)
+                let haze = 1 - exp(-depth / (hazeToSky ?? 40_000))
                 var ground = (70 + 110 * haze, 78 + 112 * haze, 62 + 150 * haze)
-                let texture = 6 * sin(Double(x) * 0.7 + Double(y) * 0.31) * (1 - haze)
+                if hazeToSky != nil {
+                    ground = (70 + (horizonSky.0 - 70) * haze, 78 + (horizonSky.1 - 78) * haze, 62 + (horizonSky.2 - 62) * haze)
+                }
+                var texture = 6 * sin(Double(x) * 0.7 + Double(y) * 0.31) * (1 - haze)
+                if let forestWithin, depth <= forestWithin {
+                    ground = (28, 44, 30)
+                    texture = 14 * sin(Double(x) * 1.9) * sin(Double(y) * 1.3)
+                }
+                if let snow, depth >= (angle(view.azimuth, { $0.distance.isFinite ? $0.distance : nil }) ?? .infinity),
+                   let crest = angle(view.azimuth, { $0.elevation.isFinite ? $0.elevation : nil }), crest > snow.line,
+                   let top = angle(view.azimuth, { $0.elevationAngle }), top - elevation < snow.depth {
+                    ground = (238, 240, 244)
+                    texture = 3 * sin(Double(x) * 0.9 + Double(y) * 0.5)
+                }
                 ground = (ground.0 + texture, ground.1 + texture, ground.2 + texture)
                 // The share of this pixel above the skyline.
                 var share = 0.0
@@ -132,6 +162,13 @@ public struct PhotoRenderer {
                     if r < 1 {
                         let alpha = min(1, (1 - r) * 3)
                         c = (c.0 + (236 - c.0) * alpha, c.1 + (236 - c.1) * alpha, c.2 + (240 - c.2) * alpha)
+                    }
+                }
+                if let foreground {
+                    let rise = foreground * (0.6 + 0.25 * sin(Double(x) * 0.021) + 0.15 * sin(Double(x) * 0.11 + 1))
+                    if Double(y) > (1 - rise) * camera.imageHeight {
+                        let speck = 18 * sin(Double(x) * 2.3) * sin(Double(y) * 1.7)
+                        c = (52 + speck, 60 + speck, 34 + speck)
                     }
                 }
                 if let pole, abs(Double(x) - pole.x * camera.imageWidth) < pole.width / 2, Double(y) > (1 - pole.top) * camera.imageHeight {

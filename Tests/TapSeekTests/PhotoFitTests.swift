@@ -148,8 +148,20 @@ struct PhotoFitTests {
         sea.flatHorizon = -2
         var elsewhere = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
         elsewhere.location = Reading.Location(latitude: 27.9957, longitude: 86.8285 + 0.03, altitude: 5400)
+        // Issue 37's harder renders: far ridges hazed nearly into the sky over dark near forest
+        // (whose edge is the strongest of the picture), snow on the crests against a pale sky
+        // (its lower edge is no skyline), rocks in front.
+        var haze = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        haze.hazeToSky = 12_000
+        haze.forestWithin = 5_000
+        var snow = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        snow.snow = (line: 6000, depth: 1.5)
+        var rocks = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        rocks.foreground = 0.3
         let cases: [(String, PhotoRenderer, mustRefuse: Bool)] = [("fog", fog, true), ("clouds on the ridge", clouds, false),
-                                                                  ("a flat sea horizon", sea, true), ("taken 3 km away", elsewhere, false)]
+                                                                  ("a flat sea horizon", sea, true), ("taken 3 km away", elsewhere, false),
+                                                                  ("haze over near forest", haze, false), ("snow on the crests", snow, false),
+                                                                  ("rocks in front", rocks, false)]
         for (name, renderer, mustRefuse) in cases {
             let image = try renderer.render(locator: locator)
             for heading in [given, nil] {

@@ -97,4 +97,67 @@ struct RealVoidTests {
             if h.isNaN { #expect(grid.filled?.contains(i) == true) } else { #expect(grid.heights[i] == h) }
         }
     }
+
+    /// From the Eiger's summit, skyline points and peaks on the filled north faces are marked and
+    /// warned: exactly those whose height the unfilled tile does not know (a void among the
+    /// posts around them). Before: no word of it.
+    @Test func panoramaMarksSkylinePointsOnFilledTerrain() throws {
+        let eiger = Reading.Location(latitude: 46.5775, longitude: 8.0053)
+        let result = try Self.locator(fillsVoids: true).panorama(from: eiger, settings: .init(range: 30_000), jobs: 2)
+        var raw = TerrainSampler(catalog: try Self.locator(fillsVoids: false).catalog)
+        /// Nil off the tile: points on its west edge (8° E), where the search stopped, may fall
+        /// 10⁻¹² degrees outside it.
+        func isVoid(_ latitude: Double, _ longitude: Double) -> Bool? {
+            switch raw.sample(latitude: latitude, longitude: longitude) {
+            case .height: false
+            case .void: true
+            case .outside: nil
+            }
+        }
+        let known = result.panorama.skyline.filter { $0.elevationAngle != nil }
+        let marked = known.filter(\.filled)
+        #expect(marked.count > 100 && marked.count < known.count, "\(marked.count) of \(known.count)")
+        for point in known {
+            if let void = isVoid(point.latitude, point.longitude) {
+                #expect(point.filled == void, "\(point)")
+            } else {
+                #expect(!point.complete && abs(point.longitude - 8) < 1e-9, "\(point)")
+            }
+        }
+        for peak in result.panorama.peaks { #expect(peak.filled == isVoid(peak.latitude, peak.longitude), "\(peak)") }
+        let warning = try #require(result.warnings.first { $0.code == .filledVoid }, "\(result.warnings)")
+        #expect(warning.message.hasPrefix("\(marked.count) of \(result.panorama.skyline.count) azimuths' skyline points"), "\(warning.message)")
+        // Unfilled, voids are no terrain: nothing rests on filled posts.
+        let unfilled = try Self.locator(fillsVoids: false).panorama(from: eiger, settings: .init(range: 30_000), jobs: 2)
+        #expect(!unfilled.panorama.skyline.contains(where: \.filled) && !unfilled.warnings.contains { $0.code == .filledVoid })
+    }
+
+    /// A viewshed over the filled faces says how many posts within range were filled: the
+    /// count of posts within range that are voids in the unfilled tile (every void of this tile
+    /// is within reach of known terrain, so all were filled).
+    @Test func viewshedWarnsOfFilledPostsWithinRange() throws {
+        let eiger = Reading.Location(latitude: 46.5775, longitude: 8.0053)
+        let locator = try Self.locator(fillsVoids: true)
+        let result = try locator.viewshed(from: eiger, settings: .init(range: 10_000), jobs: 2)
+        let warning = try #require(result.warnings.first { $0.code == .filledVoid }, "\(result.warnings)")
+        let raw = try Self.locator(fillsVoids: false).catalog
+        let index = try #require(raw.tiles.firstIndex { $0.path.hasSuffix("N46E008.tif") })
+        let voids = try #require(raw.grid(tile: index))
+        // Posts within range by the geodesic: the warning's flat-earth test may differ only on
+        // the range's rim.
+        var inside = 0, rim = 0
+        for row in 0..<voids.rows {
+            let latitude = voids.north - Double(row) * voids.latitudeSpacing
+            guard abs(latitude - eiger.latitude) < 0.1 else { continue }
+            for column in 0..<voids.columns where voids.heights[row * voids.columns + column].isNaN {
+                let d = Geodesic.inverse(latitude1: eiger.latitude, longitude1: eiger.longitude, latitude2: latitude,
+                                         longitude2: voids.west + Double(column) * voids.longitudeSpacing).distance
+                if d < 9_950 { inside += 1 } else if d < 10_050 { rim += 1 }
+            }
+        }
+        let count = try #require(Int(warning.message.prefix { $0.isNumber }), "\(warning.message)")
+        #expect(inside > 1000 && count >= inside && count <= inside + rim, "\(count) against \(inside) (+\(rim) on the rim): \(warning.message)")
+        let unfilled = try Self.locator(fillsVoids: false).viewshed(from: eiger, settings: .init(range: 10_000), jobs: 2)
+        #expect(!unfilled.warnings.contains { $0.code == .filledVoid })
+    }
 }

@@ -34,7 +34,9 @@ public struct CompactJSONEncoder: Sendable {
 
 /// The encoder's state: the bytes so far and the stack of containers still open.
 final class JSONStreamWriter: Encoder {
-    var bytes: [UInt8]
+    // Unchecked: every byte appended would otherwise pay a dynamic exclusivity check, the class
+    // being reached through closures; the writer is used by one encoder on one thread.
+    @exclusivity(unchecked) var bytes: [UInt8]
     /// Open containers, outermost first: `(id, closing byte, members written)`.
     private var open: [(id: Int, closer: UInt8, members: Int)] = []
     private var nextID = 0

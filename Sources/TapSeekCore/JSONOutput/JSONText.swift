@@ -5,19 +5,30 @@ public enum JSONText {
     @inline(__always) public static func string(_ s: String, _ emit: (UnsafeRawBufferPointer) -> Void) {
         func emitStatic(_ t: StaticString) { emit(UnsafeRawBufferPointer(start: t.utf8Start, count: t.utf8CodeUnitCount)) }
         emitStatic("\"")
-        for u in s.utf8 {
-            switch u {
-            case UInt8(ascii: "\""): emitStatic("\\\"")
-            case UInt8(ascii: "\\"): emitStatic("\\\\")
-            case 0x0A: emitStatic("\\n")
-            case 0x0D: emitStatic("\\r")
-            case 0x09: emitStatic("\\t")
-            case 0..<0x20:
-                let hex = Array("0123456789abcdef".utf8)
-                let escaped = [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(u >> 4)], hex[Int(u & 15)]]
-                escaped.withUnsafeBytes(emit)
-            default: withUnsafeBytes(of: u, emit)
+        var s = s
+        s.withUTF8 { utf8 in
+            // Runs of bytes that need no escape go out whole: one `emit` a byte cost a sixth of
+            // `tapseek batch`'s time in the writer's bookkeeping.
+            var runStart = 0
+            func emitRun(to end: Int) {
+                if end > runStart { emit(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<end])) }
             }
+            for (i, u) in utf8.enumerated() where u < 0x20 || u == UInt8(ascii: "\"") || u == UInt8(ascii: "\\") {
+                emitRun(to: i)
+                runStart = i + 1
+                switch u {
+                case UInt8(ascii: "\""): emitStatic("\\\"")
+                case UInt8(ascii: "\\"): emitStatic("\\\\")
+                case 0x0A: emitStatic("\\n")
+                case 0x0D: emitStatic("\\r")
+                case 0x09: emitStatic("\\t")
+                default:
+                    let hex = Array("0123456789abcdef".utf8)
+                    let escaped = [UInt8(ascii: "\\"), UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(u >> 4)], hex[Int(u & 15)]]
+                    escaped.withUnsafeBytes(emit)
+                }
+            }
+            emitRun(to: utf8.count)
         }
         emitStatic("\"")
     }

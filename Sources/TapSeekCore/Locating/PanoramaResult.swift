@@ -41,7 +41,10 @@ extension Locator {
             parts.store(share, Panorama.skyline(azimuths: azimuths, eye: eye, geoid: geoid, settings: settings, range: range,
                                                 over: &sampler))
         }
-        let points = parts.all.flatMap(\.points)
+        var points = parts.all.flatMap(\.points)
+        for i in points.indices where points[i].elevationAngle != nil {
+            points[i].filled = terrain.isFilled(latitude: points[i].latitude, longitude: points[i].longitude)
+        }
         var panorama = Panorama(eye: eye, settings: settings, range: range, skyline: points,
                                 crossedVoid: parts.all.contains { $0.crossedVoid })
         if let names {
@@ -64,6 +67,7 @@ extension Locator {
         }
         if let edge = Self.edgeWarning(points, range: range) { warnings.append(edge) }
         if let near = Self.nearGroundWarning(points) { warnings.append(near) }
+        if let filled = Self.filledWarning(panorama) { warnings.append(filled) }
         return PanoramaResult(observer: observer, panorama: panorama, warnings: warnings)
     }
 }
@@ -75,6 +79,15 @@ extension Locator {
         let edge = points.filter { $0.elevationAngle != nil && !$0.complete }.count
         guard edge > 0 else { return nil }
         return Warning(.leftDEM, String(format: "%d of %d azimuths reach the edge of the DEM before the range (%.0f km) with terrain beyond that could rise above the skyline found; their skyline is incomplete (\"complete\": false), possibly the DEM's edge, and gives no peak: add the neighbouring tiles", edge, points.count, range / 1000))
+    }
+
+    /// The warning for skyline points and peaks on terrain filled across voids of the DEM
+    /// (``Panorama/Point/filled``); nil when there are none.
+    static func filledWarning(_ panorama: Panorama) -> Warning? {
+        let points = panorama.skyline.filter(\.filled).count
+        guard points > 0 else { return nil }
+        let peaks = panorama.peaks.filter(\.filled).count
+        return Warning(.filledVoid, "\(points) of \(panorama.skyline.count) azimuths' skyline points\(peaks > 0 ? " and \(peaks) of \(panorama.peaks.count) peaks" : "") lie on terrain filled across voids of the DEM (interpolated from around the void, not measured; \"filled\": true): the real skyline there may be higher or lower")
     }
 
     /// The warning for azimuths whose skyline is ground within ``Panorama/nearGround`` of the
@@ -146,11 +159,12 @@ extension PanoramaResult: Encodable {
 }
 
 extension Panorama.Point: Codable {
-    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, complete, atRangeLimit }
+    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, complete, atRangeLimit, filled }
 
     /// An azimuth with no terrain in range has only `azimuth`, `"elevationAngle":null` and
-    /// `"complete":false`; every entry says `complete`, and `"atRangeLimit":true` marks the
-    /// points the range cut off (``Panorama/Point/atRangeLimit``).
+    /// `"complete":false`; every entry says `complete`, `"atRangeLimit":true` marks the
+    /// points the range cut off (``Panorama/Point/atRangeLimit``) and `"filled":true` those on
+    /// terrain filled across a void (``Panorama/Point/filled``).
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
         try c.encode(FixedDecimal.angle(azimuth), forKey: .azimuth)
@@ -166,6 +180,7 @@ extension Panorama.Point: Codable {
         try c.encode(FixedDecimal.metres(elevation), forKey: .elevation)
         try c.encode(complete, forKey: .complete)
         if atRangeLimit { try c.encode(true, forKey: .atRangeLimit) }
+        if filled { try c.encode(true, forKey: .filled) }
     }
 
     /// The JSON's point; its per-layer skylines (the picture's) are not part of it.
@@ -182,11 +197,12 @@ extension Panorama.Point: Codable {
         // JSON of versions before the flag: an entry with terrain was taken as settled.
         complete = try c.decodeIfPresent(Bool.self, forKey: .complete) ?? known
         atRangeLimit = try c.decodeIfPresent(Bool.self, forKey: .atRangeLimit) ?? false
+        filled = try c.decodeIfPresent(Bool.self, forKey: .filled) ?? false
     }
 }
 
 extension Panorama.Peak: Codable {
-    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, prominence, name, nameKind }
+    private enum CodingKeys: String, CodingKey { case azimuth, elevationAngle, distance, latitude, longitude, elevation, prominence, name, nameKind, filled }
 
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
@@ -199,6 +215,7 @@ extension Panorama.Peak: Codable {
         try c.encode(FixedDecimal.angle(prominence), forKey: .prominence)
         try c.encodeIfPresent(name, forKey: .name)
         try c.encodeIfPresent(nameKind, forKey: .nameKind)
+        if filled { try c.encode(true, forKey: .filled) }
     }
 
     public init(from decoder: any Decoder) throws {
@@ -212,5 +229,6 @@ extension Panorama.Peak: Codable {
         prominence = try c.decode(Double.self, forKey: .prominence)
         name = try c.decodeIfPresent(String.self, forKey: .name)
         nameKind = try c.decodeIfPresent(String.self, forKey: .nameKind)
+        filled = try c.decodeIfPresent(Bool.self, forKey: .filled) ?? false
     }
 }

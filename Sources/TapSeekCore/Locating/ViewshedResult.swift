@@ -111,9 +111,40 @@ extension Locator {
             warnings.append(Warning(.leftDEM, "the DEM ends within range; cells beyond it are no data and terrain beyond hides nothing"))
         }
         if let warning = Self.nearGroundWarning(profiles, range: range) { warnings.append(warning) }
+        if let warning = Self.filledWarning(grids, around: observer, range: range, window: empty) { warnings.append(warning) }
         let viewshed = Viewshed(eye: eye, settings: settings, range: range, grid: grid, radials: count, exactCells: exact,
                                 crossedVoid: crossedVoid)
         return ViewshedResult(observer: observer, viewshed: viewshed, warnings: warnings)
+    }
+
+    /// The warning for posts within range (and the window) filled across voids of the DEM:
+    /// cells on them, and what they hide, rest on interpolated terrain. Nil when none is.
+    static func filledWarning(_ grids: [ElevationGrid], around observer: LocateResult.Observer, range: Double,
+                              window: ViewshedGrid) -> Warning? {
+        let metresPerDegree = radians(1) * Ellipsoid.wgs84.meanRadius(latitude: radians(observer.latitude))
+        let east = metresPerDegree * cos(radians(observer.latitude))
+        let south = window.latitude(row: window.rows - 1), eastEdge = window.longitude(column: window.columns - 1)
+        var filled = 0, posts = 0
+        for grid in grids {
+            // The grid's longitudes are the observer's plus `shift` (whole turns, across 180°).
+            let shift = grid.longitudeShift(toward: observer.longitude)
+            let firstRow = max(0, Int(((grid.north - window.north) / grid.latitudeSpacing).rounded(.down)))
+            let lastRow = min(grid.rows - 1, Int(((grid.north - south) / grid.latitudeSpacing).rounded(.up)))
+            let firstColumn = max(0, Int(((window.west + shift - grid.west) / grid.longitudeSpacing).rounded(.down)))
+            let lastColumn = min(grid.columns - 1, Int(((eastEdge + shift - grid.west) / grid.longitudeSpacing).rounded(.up)))
+            guard firstRow <= lastRow, firstColumn <= lastColumn else { continue }
+            for row in firstRow...lastRow {
+                let north = (grid.north - Double(row) * grid.latitudeSpacing - observer.latitude) * metresPerDegree
+                for column in firstColumn...lastColumn {
+                    let along = (grid.west - shift + Double(column) * grid.longitudeSpacing - observer.longitude) * east
+                    guard north * north + along * along <= range * range else { continue }
+                    posts += 1
+                    if let mask = grid.filled, mask.contains(row * grid.columns + column) { filled += 1 }
+                }
+            }
+        }
+        guard filled > 0 else { return nil }
+        return Warning(.filledVoid, String(format: "%d of the %d DEM posts within range (%.1f %%) were filled across voids of the DEM (interpolated from around the voids, not measured): cells on them, and what they hide, rest on interpolated terrain", filled, posts, 100 * Double(filled) / Double(posts)))
     }
 
     /// The warning for level rays whose horizon over the whole range is ground within

@@ -62,6 +62,9 @@ public struct Panorama: Sendable {
         /// rises above it (or is not in the DEM). There the skyline is the range's cut through a
         /// slope, not the terrain's top, and gives no peak.
         public var atRangeLimit: Bool = false
+        /// Whether the touching point rests on posts filled across a void of the DEM
+        /// (``ElevationGrid/isFilled(latitude:longitude:)``): interpolated, not measured.
+        public var filled: Bool = false
     }
 
     /// A summit of the skyline worth naming.
@@ -79,6 +82,8 @@ public struct Panorama: Sendable {
         public var name: String?
         /// GeoNames' feature code of ``name`` (`MT`, `PK`…).
         public var nameKind: String?
+        /// Whether the summit rests on posts filled across a void, as ``Point/filled``.
+        public var filled: Bool = false
     }
 
     /// The eye: degrees, and metres above the WGS84 ellipsoid.
@@ -258,7 +263,7 @@ public struct Panorama: Sendable {
             let p = skyline[i]
             guard prominence >= peakProminence, p.distance >= nearestPeak else { continue }
             peaks.append(Peak(azimuth: p.azimuth, elevationAngle: a, distance: p.distance, latitude: p.latitude,
-                              longitude: p.longitude, elevation: p.elevation, prominence: prominence))
+                              longitude: p.longitude, elevation: p.elevation, prominence: prominence, filled: p.filled))
         }
         return peaks
     }

@@ -33,11 +33,43 @@ enum BatchChunk: Sendable {
     }
 }
 
+/// What a job makes of a chunk, as far as the run's bookkeeping needs it.
+protocol BatchChunkOutcome: Sendable {
+    var tally: BatchTally { get }
+    /// Input bytes the chunk covered (JSON Lines only; 0 for imported records), for progress.
+    var inputBytes: Int { get }
+}
+
 extension BatchInput {
-    /// Reads chunks into `pipeline` until it is full or the input ends (then true), carrying
-    /// calibrations onto them; a read error ends the input and is stored in `failure`; other errors propagate.
-    mutating func fill<Output>(_ pipeline: inout BatchPipeline<BatchChunk, Output>, chunkSize: Int, carry: inout CalibrationCarry?,
-                               decoder: ReadingDecoder, failure: inout InputError?) throws -> Bool {
+    /// Runs the whole input through `pipeline`, carrying calibrations onto its chunks, and hands
+    /// `consume` every chunk's output in input order while `progress` follows. Returns the run's
+    /// tally and the read error that ended the input early, if one did; other errors propagate.
+    mutating func drain<Output: BatchChunkOutcome>(through pipeline: inout BatchPipeline<BatchChunk, Output>, chunkSize: Int,
+                                                   carry: inout CalibrationCarry?, decoder: ReadingDecoder,
+                                                   progress: inout BatchProgress,
+                                                   _ consume: (inout Output) -> Void) async throws -> (tally: BatchTally, failure: InputError?) {
+        var tally = BatchTally()
+        var bytesDone = 0
+        var failure: InputError?
+        var inputEnded = false
+        while true {
+            if !inputEnded {
+                inputEnded = try fill(&pipeline, chunkSize: chunkSize, carry: &carry, decoder: decoder, failure: &failure)
+            }
+            guard var output = await pipeline.next() else { break }
+            consume(&output)
+            tally.merge(output.tally)
+            bytesDone += output.inputBytes
+            progress.update(results: tally.total, bytes: bytesDone)
+        }
+        progress.clear()
+        return (tally, failure)
+    }
+
+    /// Reads chunks into `pipeline` until it is full or the input ends (then true); a read
+    /// error ends the input and is stored in `failure`.
+    private mutating func fill<Output>(_ pipeline: inout BatchPipeline<BatchChunk, Output>, chunkSize: Int, carry: inout CalibrationCarry?,
+                                       decoder: ReadingDecoder, failure: inout InputError?) throws -> Bool {
         while !pipeline.isFull {
             do {
                 guard var chunk = try nextChunk(maximumRecords: chunkSize) else { return true }
@@ -53,11 +85,10 @@ extension BatchInput {
 }
 
 /// What a job makes of a chunk: result lines ready to write, and their tally.
-struct BatchChunkOutput: Sendable {
+struct BatchChunkOutput: BatchChunkOutcome {
     /// The chunk's results as JSON Lines, written to stdout by the writer with `flush()`.
     var json: OutputBuffer
     var tally: BatchTally
-    /// Input bytes the chunk covered (JSON Lines only; 0 for imported records), for progress.
     var inputBytes: Int
 
     /// Decodes (for lines), locates and formats one chunk with one terrain sampler.

@@ -1,7 +1,7 @@
 import TapSeek
 
 /// What a job makes of a chunk: its rows and their tally.
-struct ReportChunk: Sendable {
+struct ReportChunk: BatchChunkOutcome {
     var rows: ReportRows
     var tally: BatchTally
     var inputBytes: Int

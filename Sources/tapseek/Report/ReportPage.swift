@@ -3,8 +3,8 @@ import Foundation
 import TapSeek
 
 /// The HTML page of `tapseek report`, stitched from its named pieces: the skeleton below, the
-/// style and script of `Resources/report.css` and `report.js` (embedded by
-/// `scripts/embed-report-resources.sh` as ``ReportResources``), and the data as one JSON block
+/// style and script of `Resources/report.css` and `report.js` (compiled in as bytes by SwiftPM's
+/// `embedInCode`: `PackageResources`), and the data as one JSON block
 /// holding the rows and the map's views: the whole log, or an overview and each place its
 /// readings gather in (``ReportClusters``), each with its relief image and its coasts and
 /// borders (``BorderMap``).
@@ -52,7 +52,7 @@ struct ReportPage {
         <title>TapSeek report — \(Self.escapeHTML(title))</title>
         <style>
         """)
-        add(ReportResources.style)
+        page.append(contentsOf: PackageResources.report_css)
         add("""
         </style></head><body>
         <header><h1>TapSeek report — \(Self.escapeHTML(title))</h1><p id="summary">\(Self.escapeHTML(summary))</p></header>
@@ -76,7 +76,7 @@ struct ReportPage {
         page.append(contentsOf: rows.json)
         if rows.count > 0 { page.removeLast(2) }  // the last row's ",\n"
         add("]}\n</script>\n<script>\n")
-        add(ReportResources.script)
+        page.append(contentsOf: PackageResources.report_js)
         add("\n</script>\n</body></html>\n")
         try Data(page).write(to: URL(fileURLWithPath: path))
     }

@@ -56,22 +56,9 @@ struct BatchCommand: AsyncParsableCommand {
         var pipeline = BatchPipeline<BatchChunk, BatchChunkOutput>(jobs: jobs.value) { chunk in
             BatchChunkOutput.make(from: chunk, batch: batch, decoder: decoder, geoJSON: geoJSON)
         }
-        var tally = BatchTally()
         var progress = BatchProgress(totalBytes: input.totalBytes)
-        var bytesDone = 0
-        var failure: InputError?
-        var inputEnded = false
-        while true {
-            if !inputEnded {
-                inputEnded = try input.fill(&pipeline, chunkSize: batch.chunkSize, carry: &carry, decoder: decoder, failure: &failure)
-            }
-            guard var output = await pipeline.next() else { break }
-            output.json.flush()
-            tally.merge(output.tally)
-            bytesDone += output.inputBytes
-            progress.update(results: tally.total, bytes: bytesDone)
-        }
-        progress.clear()
+        let (tally, failure) = try await input.drain(through: &pipeline, chunkSize: batch.chunkSize, carry: &carry,
+                                                     decoder: decoder, progress: &progress) { $0.json.flush() }
         let seconds = progress.elapsed
         let rate = seconds > 0 ? " (\(Int((Double(tally.total) / seconds).rounded()))/s)" : ""
         StandardError.write("tapseek: batch: \(BatchProgress.counted(tally.total, "result")) in \(String(format: "%.1f", seconds)) s\(rate): \(tally.summary)")

@@ -60,23 +60,12 @@ struct ReportCommand: AsyncParsableCommand {
             ReportChunk.make(from: chunk, batch: batch, decoder: decoder, refraction: refraction, profilePoints: points.current)
         }
         var rows = ReportRows(profilePoints: 0)
-        var tally = BatchTally()
         var progress = BatchProgress(totalBytes: input.totalBytes)
-        var bytesDone = 0
-        var failure: InputError?
-        var inputEnded = false
-        while true {
-            if !inputEnded {
-                inputEnded = try input.fill(&pipeline, chunkSize: batch.chunkSize, carry: &carry, decoder: decoder, failure: &failure)
-            }
-            guard let chunk = await pipeline.next() else { break }
+        let (tally, failure) = try await input.drain(through: &pipeline, chunkSize: batch.chunkSize, carry: &carry,
+                                                     decoder: decoder, progress: &progress) { chunk in
             rows.merge(chunk.rows)
             points.seen(rows.count)
-            tally.merge(chunk.tally)
-            bytesDone += chunk.inputBytes
-            progress.update(results: tally.total, bytes: bytesDone)
         }
-        progress.clear()
         if let failure { throw failure }
         let batchSeconds = progress.elapsed
         let page = ReportPage(title: log.file == "-" ? "stdin" : URL(fileURLWithPath: log.file).lastPathComponent, rows: rows,

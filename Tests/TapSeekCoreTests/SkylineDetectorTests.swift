@@ -41,6 +41,31 @@ struct SkylineDetectorTests {
         #expect(errors[errors.count * 95 / 100] < 1.0, "95th percentile \(errors[errors.count * 95 / 100]) px")
     }
 
+    /// Snow 14 px deep on the crest, brighter and whiter than the sky: the boundary follows its
+    /// lower edge (brighter than the sky, it is no departure from it), and the crest's top, the
+    /// skyline, is reported beside it for the fit to try. A sky paling gradually to white over
+    /// the same rows is no crest.
+    @Test func snowOnTheCrestIsReportedWithItsTop() {
+        let snowy = SkylineDetector.detect(in: Self.image(boundary: { Self.ridge($0) + 14 }, extra: { x, y in
+            let top = Self.ridge(Double(x) + 0.5), y = Double(y) + 0.5
+            return y > top && y < top + 14 ? (240, 242, 246) : nil
+        }))
+        #expect(snowy.coverage > 0.9)
+        #expect(Double(snowy.crestTops.count) > 0.8 * Double(snowy.points.count), "\(snowy.crestTops.count) of \(snowy.points.count)")
+        let errors = snowy.crestTops.map { abs($0.y - Self.ridge($0.x)) }.sorted()
+        #expect(errors[errors.count / 2] < 1, "median error of the crests' tops \(errors[errors.count / 2]) px")
+        let feet = snowy.points.map { $0.y - Self.ridge($0.x) }.sorted()
+        #expect(abs(feet[feet.count / 2] - 14) < 1, "the boundary is the snow's foot")
+
+        let paling = SkylineDetector.detect(in: Self.image(extra: { x, y in
+            let distance = Self.ridge(Double(x) + 0.5) - (Double(y) + 0.5)
+            guard distance > 0, distance < 40 else { return nil }
+            let t = 1 - distance / 40
+            return (Self.sky.0 + (240 - Self.sky.0) * t, Self.sky.1 + (242 - Self.sky.1) * t, Self.sky.2 + (246 - Self.sky.2) * t)
+        }))
+        #expect(Double(paling.crestTops.count) < 0.05 * Double(paling.points.count), "\(paling.crestTops.count) of \(paling.points.count)")
+    }
+
     @Test func pointsAreReportedInFullSizePixels() {
         // The same image, said to be four times larger: every point scales with it.
         let found = SkylineDetector.detect(in: Self.image(), fullWidth: 3200, fullHeight: 2400)

@@ -177,4 +177,23 @@ struct PhotoFitTests {
             }
         }
     }
+
+    /// Snow 1.5° deep on every crest above 5 500 m, against a pale sky, above the Dudh Kosi: the
+    /// detected skyline is the snow's lower edge, which fits the DEM with the pitch 1.5° too
+    /// steep. Before: calibrated at pitch 10.96° for 9.42°. The crests' tops must fit too and agree.
+    @Test func snowOnTheCrestsIsNotTakenForASteeperPitch() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "snow over the Dudh Kosi", location: .init(latitude: 27.822386, longitude: 86.451947),
+                          truth: CameraOrientation(heading: 244.298, pitch: 9.415, roll: -2.723), compassError: 10)
+        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        renderer.snow = (line: 5500, depth: 1.5)
+        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)),
+                                   pixels: try renderer.render(locator: locator))
+        if let c = result.calibration {
+            #expect(abs(c.pitch - scene.truth.pitch) < 0.2 && abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2, "\(c)")
+        } else {
+            let refusal = try #require(result.warnings.first { $0.code == .calibrationRefused })
+            #expect(refusal.message.contains("white band on the crests"), "\(refusal.message)")
+        }
+    }
 }

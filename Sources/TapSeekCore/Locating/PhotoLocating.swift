@@ -85,9 +85,11 @@ extension Locator {
         // The skyline in the pixels.
         var skyline: PhotoResult.Skyline?
         var detected: [Reading.Pixel] = []
+        var crestTops: [Reading.Pixel] = []
         if let pixels {
             let found = SkylineDetector.detect(in: pixels, fullWidth: Int(cameraSettings.imageWidth), fullHeight: Int(cameraSettings.imageHeight))
             detected = found.points.map { Reading.Pixel(x: $0.x, y: $0.y) }
+            crestTops = found.crestTops.map { Reading.Pixel(x: $0.x, y: $0.y) }
             skyline = PhotoResult.Skyline(points: detected, confidence: found.points.map(\.confidence), coverage: found.coverage)
         }
 
@@ -112,6 +114,10 @@ extension Locator {
             do {
                 let fit = try PhotoOrientationFit.fit(given: given, camera: camera, points: detected, profile: profile,
                                                       lowerBounds: lowerBounds, distances: distances, limits: limits)
+                try Self.checkWhiteCrests(fit, crestTops: crestTops, detected: detected) { points in
+                    try? PhotoOrientationFit.fit(given: given, camera: camera, points: points, profile: profile,
+                                                 lowerBounds: lowerBounds, distances: distances, limits: limits)
+                }
                 result.status = .calibrated
                 result.calibration = fit.calibration
                 if let sigma = fit.imprecise {
@@ -222,5 +228,39 @@ extension Locator {
             reading.camera = .init(horizontalFOV: fov, imageWidth: Double(m.width), imageHeight: Double(m.height))
         }
         return (reading, sources)
+    }
+}
+
+extension Locator {
+    /// Most a fit with the white crests' tops may differ from the fit with their feet, degrees
+    /// of heading, pitch or roll, for the photo to be calibrated: within it the crests change
+    /// nothing that matters.
+    static let crestAgreement = 0.2
+    /// The share of the skyline's columns under white crests from which the crests' tops must
+    /// fit too, and agree, for the photo to be calibrated.
+    static let crestShare = 0.2
+
+    /// Refuses a calibration that a white band on the crests makes ambiguous. Under such a band
+    /// (``SkylineDetector/Result/crestTops``) the detected skyline is its foot: right if the band
+    /// is a cloud on the ridge, a uniform fraction of a degree to a few degrees too low if it is
+    /// snow, which a fit takes for a steeper pitch. The photo is fitted again with the bands'
+    /// tops (`refit`). The calibration stands when that fit agrees, or fails while the bands
+    /// cover less than ``crestShare`` of the columns; otherwise which is right is unknown.
+    static func checkWhiteCrests(_ fit: PhotoOrientationFit.Fit, crestTops: [Reading.Pixel], detected: [Reading.Pixel],
+                                 refit: ([Reading.Pixel]) -> PhotoOrientationFit.Fit?) throws(CalibrationError) {
+        guard !crestTops.isEmpty, !detected.isEmpty else { return }
+        var tops: [Double: Double] = [:]
+        for p in crestTops { tops[p.x] = p.y }
+        let raised = detected.map { Reading.Pixel(x: $0.x, y: tops[$0.x] ?? $0.y) }
+        let share = Double(crestTops.count) / Double(detected.count)
+        let band = String(format: "a white band on the crests over %.0f%% of the skyline may be snow (the skyline at its top) or a cloud's foot (at its bottom)", 100 * share)
+        guard let other = refit(raised) else {
+            if share < crestShare { return }
+            throw .noFit(band + ", and only its foot fits the DEM")
+        }
+        let a = fit.calibration, b = other.calibration
+        let apart = max(abs(remainder(a.heading - b.heading, 360)), abs(a.pitch - b.pitch), abs(a.roll - b.roll))
+        guard apart > crestAgreement else { return }
+        throw .noFit(band + String(format: ", and the two fit %.1f° apart", apart))
     }
 }

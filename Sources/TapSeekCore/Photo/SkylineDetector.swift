@@ -65,10 +65,15 @@ public enum SkylineDetector {
         public var points: [Point]
         /// The share of the image's columns with a confident boundary, 0…1.
         public var coverage: Double
+        /// For the points under a white crest, snow's or a cloud's (``ColourPlanes/whiteCrests(boundary:noise:)``),
+        /// the crest's top in the same column: the skyline if the crest is snow, the point's own
+        /// row if it is a cloud's foot on the ridge.
+        public var crestTops: [Point]
 
-        public init(points: [Point], coverage: Double) {
+        public init(points: [Point], coverage: Double, crestTops: [Point] = []) {
             self.points = points
             self.coverage = coverage
+            self.crestTops = crestTops
         }
     }
 
@@ -113,12 +118,18 @@ public enum SkylineDetector {
 
         var points: [Point] = []
         let confidence = confidences(boundary: boundary, colours: colours, cost: cost, noise: noise)
+        let crests = colours.whiteCrests(boundary: boundary, noise: noise)
+        var crestTops: [Point] = []
         for x in 0..<w where confidence[x] >= minimumConfidence {
             let y = colours.subpixelBoundary(column: x, row: boundary[x])
             points.append(Point(x: (Double(x) + 0.5) * scaleX, y: y * scaleY, confidence: confidence[x]))
+            if let top = crests[x] {
+                crestTops.append(Point(x: (Double(x) + 0.5) * scaleX, y: colours.subpixelBoundary(column: x, row: top) * scaleY,
+                                       confidence: confidence[x]))
+            }
         }
         let coverage = Double(points.count) / Double(w)
-        return coverage >= minimumCoverage ? Result(points: points, coverage: coverage) : Result(points: [], coverage: coverage)
+        return coverage >= minimumCoverage ? Result(points: points, coverage: coverage, crestTops: crestTops) : Result(points: [], coverage: coverage)
     }
 
     /// The boundary row of every column (0: all terrain … h: all sky) of least total cost.

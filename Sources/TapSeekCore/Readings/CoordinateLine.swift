@@ -72,8 +72,10 @@ public enum CoordinateLine {
             .trimmingSpaces + (clipped < to ? "…" : "")
     }
 
-    /// Powers of ten that `Double` holds exactly (10^0 … 10^22).
-    private static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { acc, _ in acc * 10 } }
+    /// Powers of ten that `Double` holds exactly (10^0 … 10^22): a literal, laid out as constant
+    /// data, where a computed table cost every read a check that it was initialised.
+    private static let exactPowers: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
     /// The common line, `-46.123456,8.5` (each number an optional minus, digits, and an optional
     /// point with digits; at most 15 digits; nothing else, not even a blank or a `\r`), read in

@@ -120,41 +120,14 @@ struct RecordBytes {
         }
     }
 
-    /// As ``appendFixed(_:decimals:)`` to 2 places (a height to the centimetre), by steps of
-    /// its own: the metres' digits, then the centimetres' one or two where not zero. Half the
-    /// instructions of the general writer, which strips trailing zeros by divisions and is not
-    /// inlined; two of these a record of `elevation --batch`. Rounds the same product the same
-    /// way (half away from zero); non-finite and huge values take the general writer.
+    /// As ``appendFixed(_:decimals:)`` to 2 places (a height to the centimetre), by
+    /// ``JSONText/writeCentimetres(_:to:)``: two of these a record of `elevation --batch`.
     @inline(__always) mutating func appendCentimetres(_ value: Double) {
-        let scaled = value * 100
-        guard abs(scaled) < 9e15 else { appendFixed(value, decimals: 2); return }
-        var whole = Int64(scaled)
-        let rest = scaled - Double(whole)
-        if rest >= 0.5 { whole += 1 } else if rest <= -0.5 { whole -= 1 }
         precondition(count + JSONText.fixedCapacity <= capacity, "record longer than its bound")
-        if whole < 0 {
-            base.storeBytes(of: UInt8(ascii: "-"), toByteOffset: count, as: UInt8.self)
-            count += 1
-        }
-        let n = whole.magnitude
-        let metres = n / 100, centimetres = n % 100
-        var digits = 1, m = metres
-        while m >= 10 { m /= 10; digits += 1 }
-        var left = metres, i = count + digits
-        repeat {
-            i -= 1
-            base.storeBytes(of: UInt8(truncatingIfNeeded: left % 10) &+ UInt8(ascii: "0"), toByteOffset: i, as: UInt8.self)
-            left /= 10
-        } while left > 0
-        count += digits
-        if centimetres != 0 {
-            base.storeBytes(of: UInt8(ascii: "."), toByteOffset: count, as: UInt8.self)
-            base.storeBytes(of: UInt8(truncatingIfNeeded: centimetres / 10) &+ UInt8(ascii: "0"), toByteOffset: count + 1, as: UInt8.self)
-            count += 2
-            if centimetres % 10 != 0 {
-                base.storeBytes(of: UInt8(truncatingIfNeeded: centimetres % 10) &+ UInt8(ascii: "0"), toByteOffset: count, as: UInt8.self)
-                count += 1
-            }
+        if let length = JSONText.writeCentimetres(value, to: base + count) {
+            count += length
+        } else {
+            appendFixed(value, decimals: 2)
         }
     }
 

@@ -189,8 +189,9 @@ public enum JSONText {
     /// by steps of its own: the metres' digits, then the centimetres' one or two where not
     /// zero. Half the instructions of the general writer, which strips trailing zeros by
     /// divisions. Rounds the same product the same way (half away from zero); nil, writing
-    /// nothing, for a value not finite or whose centimetres reach 9·10¹⁵.
-    public static func writeCentimetres(_ value: Double, to out: UnsafeMutableRawPointer) -> Int? {
+    /// nothing, for a value not finite or whose centimetres reach 9·10¹⁵. Inlinable into the
+    /// command-line writers (measured: no change in instructions either way).
+    @inlinable public static func writeCentimetres(_ value: Double, to out: UnsafeMutableRawPointer) -> Int? {
         let scaled = value * 100
         guard abs(scaled) < 9e15 else { return nil }
         var whole = Int64(scaled)

@@ -80,16 +80,18 @@ struct ElevationBatch {
             switch state.parse(line, number) {
             case .success(let p):
                 do throws(CoordinateError) {
-                    let e = try state.sampler.elevation(latitude: p.latitude, longitude: p.longitude)
                     // The numbers' text as read, to copy where it is what formatting them would
                     // give; not a longitude that validation wrapped.
-                    let latitudeText = Self.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude)
-                    let longitudeText = Self.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude)
-                    if let h = e.elevation, e.reason == nil, e.detail == nil {
-                        ElevationRecord.writeHeight(line: number, latitude: e.latitude, text: latitudeText,
-                                                    longitude: e.longitude, text: longitudeText, elevation: h, filled: e.filled,
-                                                    geoidUndulation: e.geoidUndulation, to: &out)
+                    if let e = try state.sampler.height(latitude: p.latitude, longitude: p.longitude) {
+                        ElevationRecord.writeHeight(line: number,
+                                                    latitude: e.latitude, text: Self.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude),
+                                                    longitude: e.longitude, text: Self.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude),
+                                                    elevation: e.elevation, filled: e.filled, geoidUndulation: e.geoidUndulation, to: &out)
                     } else {
+                        // No height: the full look-up says why.
+                        let e = try state.sampler.elevation(latitude: p.latitude, longitude: p.longitude)
+                        let latitudeText = Self.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude)
+                        let longitudeText = Self.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude)
                         ElevationRecord.write(e, line: number, readFrom: (latitudeText, longitudeText), to: &out)
                     }
                 } catch {

@@ -97,6 +97,63 @@ import Testing
         #expect(typical > 100 && typicalCopied == typical)
     }
 
+    /// ``JSONText/writeCentimetres(_:to:)``, the heights' writer of `elevation --batch`: byte
+    /// for byte the reference's 2 places, on the edge values and on random heights and halves
+    /// of a centimetre (nil only where the reference writes `null` or an exponent-free
+    /// `String(value)` beyond 9·10¹⁵ centimetres).
+    @Test func centimetresAreWrittenAsTwoPlaces() {
+        func centimetres(_ value: Double) -> String? {
+            var scratch = [UInt8](repeating: 0, count: JSONText.fixedCapacity)
+            guard let n = scratch.withUnsafeMutableBytes({ JSONText.writeCentimetres(value, to: $0.baseAddress!) }) else { return nil }
+            return String(decoding: scratch[..<n], as: UTF8.self)
+        }
+        var values: [Double] = [0, -0.0, 0.005, -0.005, 0.015, 0.004999999999999999, 99.995, 100, 8848.86, -430.5, -0.01, 0.1,
+                                9e13, -9e13, 8.9999e13, 1e300, .nan, .infinity, -.infinity]
+        var generator = SplitMix(seed: 0xCE17)
+        for _ in 0..<200_000 {
+            var value = Double(generator.next() >> 11) / Double(1 << 53) * pow(10, Double(Int(generator.next() % 9)) - 3)
+            if generator.next() % 2 == 0 { value = -value }
+            if generator.next() % 3 == 0 { value = ((value * 100).rounded(.down) + 0.5) / 100 }
+            values.append(value)
+        }
+        for value in values {
+            let reference = Self.reference(value, decimals: 2)
+            if let text = centimetres(value) {
+                #expect(text == reference, "\(value)")
+            } else {
+                #expect(!value.isFinite || abs(value * 100) >= 9e15, "\(value)")
+            }
+        }
+    }
+
+    /// ``CoordinateLine/parsePlainLine(_:)`` says to which places each number's text is what
+    /// formatting writes: checked against the formatting itself, for every place 0…9, on
+    /// random plain texts with and without leading and trailing zeros, signs and points.
+    @Test func thePlainReadersPlacesAreWhereFormattingWritesTheText() {
+        var generator = SplitMix(seed: 0x9A25E)
+        var checked = 0, typicalEchoed = 0
+        for _ in 0..<50_000 {
+            var text = generator.next() % 3 == 0 ? "-" : ""
+            let integerDigits = 1 + Int(generator.next() % 5)
+            for _ in 0..<integerDigits { text += String(generator.next() % 12 % 10) }
+            let fractionDigits = Int(generator.next() % 11)
+            if fractionDigits > 0 { text += "." }
+            for _ in 0..<fractionDigits { text += String(generator.next() % 12 % 10) }
+            guard let parsed = Array("\(text),\(text)".utf8).withUnsafeBufferPointer({ CoordinateLine.parsePlainLine($0) }) else {
+                Issue.record("\(text) not read as plain")
+                continue
+            }
+            #expect(parsed.latitude == Double(text)! && parsed.latitudeDecimals == parsed.longitudeDecimals)
+            for decimals in 0...9 {
+                let formatted = Self.written(parsed.latitude, decimals: decimals)
+                #expect(parsed.latitudeDecimals.contains(decimals) == (formatted == text), "\(text) to \(decimals)")
+                checked += 1
+            }
+            if fractionDigits == 6, integerDigits == 2, parsed.latitudeDecimals.contains(9) { typicalEchoed += 1 }
+        }
+        #expect(checked == 50_000 * 10 && typicalEchoed > 100)
+    }
+
     @Test func otherSpellingsAreFormattedInstead() {
         for (text, decimals) in [("27.50", 9), ("+27.5", 9), ("027.5", 9), ("27.", 9), (".5", 9), ("2.75e1", 9), ("-0", 9),
                                  ("0.0", 9), ("27.1234567891", 9), ("27.123", 2), ("1234567.123456789", 9)] {

@@ -64,6 +64,29 @@ struct ElevationCatalogTests {
         }
     }
 
+    /// `Sampler.height`, the batch's look-up without strings, answers exactly as the full
+    /// look-up where that finds a height (the Eiger, Everest, a longitude given 360° round),
+    /// and nil where it does not (the Finsteraarhorn's void, the sea off every tile); an
+    /// invalid latitude is refused by both.
+    @Test func theHeightLookUpIsTheFullOnesWhereThereIsAHeight() throws {
+        let catalog = try #require(Self.catalog, Comment(rawValue: SharedData.missing(SharedData.dem)))
+        var sampler = ElevationService(catalog: catalog, geoid: try Geoid(gtxContentsOf: Geoid.defaultPath)).sampler()
+        var heights = 0
+        for (latitude, longitude) in [(46.5775, 8.0050), (27.9883, 86.9250), (46.5775, 368.0050), (46.5367, 8.1258), (0.5, -30.5)] {
+            let full = try sampler.elevation(latitude: latitude, longitude: longitude)
+            let plain = try sampler.height(latitude: latitude, longitude: longitude)
+            if let plain {
+                heights += 1
+                #expect(full.elevation == plain.elevation && full.latitude == plain.latitude && full.longitude == plain.longitude
+                        && full.geoidUndulation == plain.geoidUndulation && full.filled == plain.filled && full.reason == nil)
+            } else {
+                #expect(full.elevation == nil && full.reason != nil, "\(latitude), \(longitude)")
+            }
+        }
+        #expect(heights == 3)
+        #expect(throws: CoordinateError.self) { try sampler.height(latitude: 91, longitude: 8) }
+    }
+
     @Test func finsteraarhornIsAVoidNotSeaLevel() throws {
         var s = try sampler()
         let finsteraarhorn = s.sample(latitude: 46.5367, longitude: 8.1258)

@@ -116,13 +116,15 @@ public enum JSONText {
     public static let fixedCapacity = 32
 
     /// Writes ``fixed(_:decimals:_:)``'s bytes for a finite `value` to `out` (room for
-    /// ``fixedCapacity`` bytes) and returns how many; nil, writing nothing, when `value` scaled
-    /// to its last place reaches 9·10¹⁵ (then the text is `String(value)`).
+    /// ``fixedCapacity`` bytes, all of which it may overwrite) and returns how many are the
+    /// number's; nil, writing nothing, when `value` scaled to its last place reaches 9·10¹⁵
+    /// (then the text is `String(value)`).
     ///
     /// The scaled value is rounded half away from zero (as `rounded()`) by truncating it to an
     /// integer and comparing the remainder, exact below 2⁵³; the digits are written from the
-    /// last, into a scratch word, then copied: a tenth of the instructions of formatting through
-    /// `rounded()` and byte-by-byte emits, for batch writers of millions of numbers.
+    /// last, two at a time, into scratch words, which are then stored to `out` whole (one
+    /// 16-byte word, two beyond 16 bytes) rather than by a `memcpy` call: a batch writer of
+    /// millions of numbers spent a fifth of a number's instructions on that call.
     @inline(__always)
     public static func writeFixed(_ value: Double, decimals: Int, to out: UnsafeMutableRawPointer) -> Int? {
         let scaled = value * Self.powersOfTen[decimals]
@@ -138,49 +140,97 @@ public enum JSONText {
         while places >= 2, n % 100 == 0, n != 0 { n /= 100; places -= 2 }
         if places > 0, n % 10 == 0, n != 0 { n /= 10; places -= 1 }
         if n == 0 { places = 0 }
-        // Right to left into 32 bytes, two digits at a time: the decimals, the point, the
-        // integer part (at least one digit), the sign.
-        var scratch: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        // Right to left, ending at byte 32 of 48 (the last 16 only let the copy below read a
+        // whole word past a short number's end): the decimals, the point, the integer part (at
+        // least one digit), the sign.
+        var scratch: (SIMD16<UInt8>, SIMD16<UInt8>, SIMD16<UInt8>) = (.zero, .zero, .zero)
         return withUnsafeMutableBytes(of: &scratch) { d -> Int in
-            digitPairs.withUnsafeBufferPointer { pairs in
-                var i = fixedCapacity
-                func put(_ count: Int) {
-                    var k = count
-                    while k >= 2 {
-                        let pair = Int(n % 100) * 2
-                        n /= 100
-                        i -= 2
-                        d[i] = pairs[pair]
-                        d[i + 1] = pairs[pair + 1]
-                        k -= 2
-                    }
-                    if k == 1 {
-                        i -= 1
-                        d[i] = UInt8(truncatingIfNeeded: n % 10) &+ UInt8(ascii: "0")
-                        n /= 10
-                    }
+            // A literal, not an array: reading it needs no check that a global is initialised.
+            let pairs = digitPairs.utf8Start
+            var i = fixedCapacity
+            @inline(__always) func put(_ count: Int) {
+                var k = count
+                while k >= 2 {
+                    let pair = Int(n % 100) * 2
+                    n /= 100
+                    i -= 2
+                    d[i] = pairs[pair]
+                    d[i + 1] = pairs[pair + 1]
+                    k -= 2
                 }
-                put(places)
-                if places > 0 {
+                if k == 1 {
                     i -= 1
-                    d[i] = UInt8(ascii: ".")
+                    d[i] = UInt8(truncatingIfNeeded: n % 10) &+ UInt8(ascii: "0")
+                    n /= 10
                 }
-                while n >= 100 { put(2) }
-                put(n >= 10 ? 2 : 1)
-                if negative {
-                    i -= 1
-                    d[i] = UInt8(ascii: "-")
-                }
-                let length = fixedCapacity - i
-                out.copyMemory(from: d.baseAddress! + i, byteCount: length)
-                return length
             }
+            put(places)
+            if places > 0 {
+                i -= 1
+                d[i] = UInt8(ascii: ".")
+            }
+            while n >= 100 { put(2) }
+            put(n >= 10 ? 2 : 1)
+            if negative {
+                i -= 1
+                d[i] = UInt8(ascii: "-")
+            }
+            let length = fixedCapacity - i
+            let source = d.baseAddress! + i
+            out.storeBytes(of: source.loadUnaligned(as: SIMD16<UInt8>.self), as: SIMD16<UInt8>.self)
+            if length > 16 {
+                out.storeBytes(of: source.loadUnaligned(fromByteOffset: 16, as: SIMD16<UInt8>.self), toByteOffset: 16, as: SIMD16<UInt8>.self)
+            }
+            return length
         }
     }
 
-    /// "00", "01", … "99": the digits of a number two at a time.
-    private static let digitPairs: [UInt8] = (0..<100).flatMap { [UInt8(ascii: "0") + UInt8($0 / 10), UInt8(ascii: "0") + UInt8($0 % 10)] }
+    /// Writes ``writeFixed(_:decimals:to:)``'s bytes for 2 places (a height to the centimetre)
+    /// by steps of its own: the metres' digits, then the centimetres' one or two where not
+    /// zero. Half the instructions of the general writer, which strips trailing zeros by
+    /// divisions. Rounds the same product the same way (half away from zero); nil, writing
+    /// nothing, for a value not finite or whose centimetres reach 9·10¹⁵. Inlinable into the
+    /// command-line writers (measured: no change in instructions either way).
+    @inlinable public static func writeCentimetres(_ value: Double, to out: UnsafeMutableRawPointer) -> Int? {
+        let scaled = value * 100
+        guard abs(scaled) < 9e15 else { return nil }
+        var whole = Int64(scaled)
+        let rest = scaled - Double(whole)
+        if rest >= 0.5 { whole += 1 } else if rest <= -0.5 { whole -= 1 }
+        var count = 0
+        if whole < 0 {
+            out.storeBytes(of: UInt8(ascii: "-"), as: UInt8.self)
+            count = 1
+        }
+        let n = whole.magnitude
+        let metres = n / 100, centimetres = n % 100
+        var digits = 1, m = metres
+        while m >= 10 { m /= 10; digits += 1 }
+        var left = metres, i = count + digits
+        repeat {
+            i -= 1
+            out.storeBytes(of: UInt8(truncatingIfNeeded: left % 10) &+ UInt8(ascii: "0"), toByteOffset: i, as: UInt8.self)
+            left /= 10
+        } while left > 0
+        count += digits
+        if centimetres != 0 {
+            out.storeBytes(of: UInt8(ascii: "."), toByteOffset: count, as: UInt8.self)
+            out.storeBytes(of: UInt8(truncatingIfNeeded: centimetres / 10) &+ UInt8(ascii: "0"), toByteOffset: count + 1, as: UInt8.self)
+            count += 2
+            if centimetres % 10 != 0 {
+                out.storeBytes(of: UInt8(truncatingIfNeeded: centimetres % 10) &+ UInt8(ascii: "0"), toByteOffset: count, as: UInt8.self)
+                count += 1
+            }
+        }
+        return count
+    }
 
+    /// "00", "01", … "99": the digits of a number two at a time.
+    private static var digitPairs: StaticString {
+        "00010203040506070809101112131415161718192021222324252627282930313233343536373839404142434445464748495051525354555657585960616263646566676869707172737475767778798081828384858687888990919293949596979899"
+    }
+
+    /// A literal array, which the compiler lays out as constant data (no initialisation check).
     private static let powersOfTen: [Double] = [1, 10, 100, 1000, 10000, 100_000, 1_000_000, 10_000_000, 100_000_000, 1_000_000_000]
 
 

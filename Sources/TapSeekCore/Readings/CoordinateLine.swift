@@ -72,8 +72,10 @@ public enum CoordinateLine {
             .trimmingSpaces + (clipped < to ? "…" : "")
     }
 
-    /// Powers of ten that `Double` holds exactly (10^0 … 10^22).
-    private static let exactPowers: [Double] = (0...22).map { k in (0..<k).reduce(1.0) { acc, _ in acc * 10 } }
+    /// Powers of ten that `Double` holds exactly (10^0 … 10^22): a literal, laid out as constant
+    /// data, where a computed table cost every read a check that it was initialised.
+    private static let exactPowers: [Double] = [1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11,
+                                                1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22]
 
     /// The common line, `-46.123456,8.5` (each number an optional minus, digits, and an optional
     /// point with digits; at most 15 digits; nothing else, not even a blank or a `\r`), read in
@@ -84,13 +86,30 @@ public enum CoordinateLine {
     /// gives the same numbers (the same quotient of the same exact operands) and the same texts.
     @inline(__always) static func parsePlain(_ line: UnsafeBufferPointer<UInt8>)
         -> (latitude: Double, longitude: Double, latitudeText: Range<Int>, longitudeText: Range<Int>)? {
+        parsePlainLine(line).map { ($0.latitude, $0.longitude, $0.latitudeText, $0.longitudeText) }
+    }
+
+    /// ``parsePlain(_:)``, with, for each number, the places `d` for which its text is exactly
+    /// what ``JSONText/fixed(_:decimals:_:)`` writes for it to `d` places (empty when for
+    /// none): what ``JSONText/isFixedDecimal(_:of:decimals:)`` would say of it, learnt while
+    /// the digits are read, so that a writer echoing the text need not scan it again (that
+    /// check was 220 instructions of an `elevation --batch` line).
+    ///
+    /// Those places are `fraction..<(16 − integer digits)` for a text without leading zeros
+    /// (a single `0` before the point aside), whose fraction, if any, ends in a non-zero digit,
+    /// and which is not a negative zero; the numbers are read as ``parsePlain(_:)`` reads them.
+    @inline(__always) public static func parsePlainLine(_ line: UnsafeBufferPointer<UInt8>)
+        -> (latitude: Double, longitude: Double, latitudeText: Range<Int>, longitudeText: Range<Int>,
+            latitudeDecimals: Range<Int>, longitudeDecimals: Range<Int>)? {
         guard let base = line.baseAddress else { return nil }
         let n = line.count
         var k = 0
-        /// The number from `k`, which is left after it; nil unless it has the plain form.
-        @inline(__always) func plainNumber() -> Double? {
+        /// The number from `k`, which is left after it, and the places its text is fixed to;
+        /// nil unless it has the plain form.
+        @inline(__always) func plainNumber() -> (value: Double, decimals: Range<Int>)? {
             let negative = k < n && base[k] == UInt8(ascii: "-")
             if negative { k += 1 }
+            let first = k
             var mantissa: UInt64 = 0, digits = 0, fraction = 0
             while k < n {
                 let d = base[k] &- UInt8(ascii: "0")
@@ -100,6 +119,7 @@ public enum CoordinateLine {
                 k += 1
             }
             guard digits > 0 else { return nil }
+            var trailingZero = false
             if k < n, base[k] == UInt8(ascii: ".") {
                 k += 1
                 while k < n {
@@ -110,16 +130,18 @@ public enum CoordinateLine {
                     k += 1
                 }
                 guard fraction > 0 else { return nil }
+                trailingZero = base[k - 1] == UInt8(ascii: "0")
             }
             guard digits + fraction <= 15 else { return nil }
             let v = Double(mantissa) / exactPowers[fraction]
-            return negative ? -v : v
+            let fixed = !trailingZero && (digits == 1 || base[first] != UInt8(ascii: "0")) && !(negative && mantissa == 0)
+            return (negative ? -v : v, fixed ? fraction..<max(fraction, 16 - digits) : 0..<0)
         }
         guard let latitude = plainNumber(), k < n, base[k] == UInt8(ascii: ",") else { return nil }
         let comma = k
         k += 1
         guard let longitude = plainNumber(), k == n else { return nil }
-        return (latitude, longitude, 0..<comma, (comma + 1)..<n)
+        return (latitude.value, longitude.value, 0..<comma, (comma + 1)..<n, latitude.decimals, longitude.decimals)
     }
 
     /// `from..<to` without the blanks around it.

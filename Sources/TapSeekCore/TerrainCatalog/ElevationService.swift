@@ -53,6 +53,17 @@ public struct ElevationService: Sendable {
             }
             return result
         }
+
+        /// ``elevation(latitude:longitude:)`` where the point has a height, as plain numbers;
+        /// nil where it has none (ask that method why). No optional strings to retain, copy and
+        /// release per point: 200 instructions of `elevation --batch`'s look-up.
+        public mutating func height(latitude: Double, longitude: Double) throws(CoordinateError)
+            -> (latitude: Double, longitude: Double, elevation: Double, geoidUndulation: Double, filled: Bool)? {
+            let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
+            guard case .height(let h) = terrain.sample(latitude: p.latitude, longitude: p.longitude) else { return nil }
+            return (p.latitude, p.longitude, h, geoid.undulation(latitude: p.latitude, longitude: p.longitude),
+                    terrain.isFilled(latitude: p.latitude, longitude: p.longitude))
+        }
     }
 
     public func sampler() -> Sampler { Sampler(terrain: TerrainSampler(catalog: catalog), geoid: geoid) }

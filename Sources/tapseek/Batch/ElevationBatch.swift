@@ -13,8 +13,12 @@ struct ElevationBatch {
     let service: ElevationService
     let jobs: Int
 
-    /// A line parsed: its numbers, and where their text lies in the line.
-    typealias Parsed = Result<(latitude: Double, longitude: Double, latitudeText: Range<Int>, longitudeText: Range<Int>), CoordinateError>
+    /// A point read from a line: its numbers, where their text lies in the line, and the places
+    /// to which each text is what formatting the number writes (nil: not known, to be checked).
+    typealias Point = (latitude: Double, longitude: Double, latitudeText: Range<Int>, longitudeText: Range<Int>,
+                       latitudeDecimals: Range<Int>?, longitudeDecimals: Range<Int>?)
+    /// A line parsed.
+    typealias Parsed = Result<Point, CoordinateError>
 
     /// One job's sampler, the lines parsed ahead (slot: line number modulo their count), and
     /// the points parsed whose posts are not read yet.
@@ -29,7 +33,7 @@ struct ElevationBatch {
         /// The lines parsed ahead that hold a point (a line that does not is parsed again when
         /// its turn comes, for its error): plain values, which cost no reference counting to
         /// store and read, where the `Result` with its error message did.
-        var parsed: [(number: Int, latitude: Double, longitude: Double, latitudeText: Range<Int>, longitudeText: Range<Int>)]
+        var parsed: [(number: Int, point: Point)]
         var untouched: [(latitude: Double, longitude: Double)] = []
         /// The posts read ahead, summed so that the reads are kept.
         var touched: Float = 0
@@ -38,13 +42,13 @@ struct ElevationBatch {
             self.sampler = sampler
             self.columns = columns
             plain = columns == .latitudeLongitude
-            parsed = Array(repeating: (0, 0, 0, 0..<0, 0..<0), count: 2 * ParallelLines<State>.lookahead)
+            parsed = Array(repeating: (0, (0, 0, 0..<0, 0..<0, nil, nil)), count: 2 * ParallelLines<State>.lookahead)
             untouched.reserveCapacity(Self.touchGroup)
         }
 
         mutating func prepare(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) {
             guard case .success(let p) = parse(line) else { return }
-            parsed[number % parsed.count] = (number, p.latitude, p.longitude, p.latitudeText, p.longitudeText)
+            parsed[number % parsed.count] = (number, p)
             untouched.append((p.latitude, p.longitude))
             if untouched.count == Self.touchGroup {
                 touched += untouched.withUnsafeBufferPointer { sampler.terrain.touch($0) }
@@ -55,12 +59,17 @@ struct ElevationBatch {
         /// The line parsed, ahead if it was.
         func parse(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) -> Parsed {
             let slot = parsed[number % parsed.count]
-            return slot.number == number ? .success((slot.latitude, slot.longitude, slot.latitudeText, slot.longitudeText)) : parse(line)
+            return slot.number == number ? .success(slot.point) : parse(line)
         }
 
-        /// A line read by the input's columns.
+        /// A line read by the input's columns: the common plain line in one pass that also
+        /// learns whether its texts can be echoed, any other by the general readers.
         @inline(__always) private func parse(_ line: UnsafeBufferPointer<UInt8>) -> Parsed {
-            plain ? CoordinateLine.parseKeepingText(line) : CoordinateLine.parseKeepingText(line, columns: columns)
+            if plain, let p = CoordinateLine.parsePlainLine(line) {
+                return .success((p.latitude, p.longitude, p.latitudeText, p.longitudeText, p.latitudeDecimals, p.longitudeDecimals))
+            }
+            return (plain ? CoordinateLine.parseKeepingText(line) : CoordinateLine.parseKeepingText(line, columns: columns))
+                .map { ($0.latitude, $0.longitude, $0.latitudeText, $0.longitudeText, nil, nil) }
         }
     }
 
@@ -71,12 +80,20 @@ struct ElevationBatch {
             switch state.parse(line, number) {
             case .success(let p):
                 do throws(CoordinateError) {
-                    let e = try state.sampler.elevation(latitude: p.latitude, longitude: p.longitude)
                     // The numbers' text as read, to copy where it is what formatting them would
                     // give; not a longitude that validation wrapped.
-                    let texts = (latitude: e.latitude == p.latitude ? UnsafeBufferPointer(rebasing: line[p.latitudeText]) : nil,
-                                 longitude: e.longitude == p.longitude ? UnsafeBufferPointer(rebasing: line[p.longitudeText]) : nil)
-                    ElevationRecord.write(e, line: number, readFrom: texts, to: &out)
+                    if let e = try state.sampler.height(latitude: p.latitude, longitude: p.longitude) {
+                        ElevationRecord.writeHeight(line: number,
+                                                    latitude: e.latitude, text: Self.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude),
+                                                    longitude: e.longitude, text: Self.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude),
+                                                    elevation: e.elevation, filled: e.filled, geoidUndulation: e.geoidUndulation, to: &out)
+                    } else {
+                        // No height: the full look-up says why.
+                        let e = try state.sampler.elevation(latitude: p.latitude, longitude: p.longitude)
+                        let latitudeText = Self.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude)
+                        let longitudeText = Self.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude)
+                        ElevationRecord.write(e, line: number, readFrom: (latitudeText, longitudeText), to: &out)
+                    }
                 } catch {
                     LineErrorRecord.write(line: number, message: error.message, to: &out)
                 }
@@ -86,5 +103,17 @@ struct ElevationBatch {
         }
         lines.prepare = { state, line, number in state.prepare(line, number) }
         try await lines.run()
+    }
+
+    /// A coordinate's text as read, where it is exactly what ``ElevationRecord`` would write for
+    /// the coordinate (`written`, the value validated, equal to the value `read`); nil elsewhere.
+    /// `decimals`: the places to which the text is known to be that (nil: checked here).
+    @inline(__always) static func echo(_ line: UnsafeBufferPointer<UInt8>, _ text: Range<Int>, _ decimals: Range<Int>?,
+                                       read: Double, written: Double) -> UnsafeBufferPointer<UInt8>? {
+        guard written == read else { return nil }
+        let bytes = UnsafeBufferPointer(rebasing: line[text])
+        if let decimals { return decimals.contains(ElevationRecord.coordinateDecimals) ? bytes : nil }
+        return bytes.count <= JSONText.fixedCapacity
+            && JSONText.isFixedDecimal(bytes, of: written, decimals: ElevationRecord.coordinateDecimals) ? bytes : nil
     }
 }

@@ -11,6 +11,32 @@ enum ElevationRecord {
     /// The keys, punctuation and five numbers of at most 32 bytes each: under 250 bytes.
     private static let fixedPart = 256
 
+    /// Places of the coordinates (1e-9°).
+    static let coordinateDecimals = 9
+
+    /// The common batch record, a height found (no reason, no detail), exactly as
+    /// ``write(_:line:readFrom:to:)`` writes it, from plain numbers: the coordinates' texts,
+    /// where given, are copied unchecked (the caller knows them to be what formatting writes),
+    /// and the heights are written by ``RecordBytes/appendCentimetres(_:)``. Without the
+    /// look-up's whole result, its optional strings are neither copied nor released per record.
+    static func writeHeight(line: Int, latitude: Double, text latitudeText: UnsafeBufferPointer<UInt8>?,
+                            longitude: Double, text longitudeText: UnsafeBufferPointer<UInt8>?,
+                            elevation: Double, filled: Bool, geoidUndulation: Double, to out: inout OutputBuffer) {
+        RecordBytes.append(to: &out, capacity: fixedPart) { record in
+            record.appendRecordStart(line: line)
+            record.append("\"latitude\":")
+            if let latitudeText { record.append(UnsafeRawBufferPointer(latitudeText)) } else { record.appendFixed(latitude, decimals: coordinateDecimals) }
+            record.append(",\"longitude\":")
+            if let longitudeText { record.append(UnsafeRawBufferPointer(longitudeText)) } else { record.appendFixed(longitude, decimals: coordinateDecimals) }
+            record.append(",\"elevation\":")
+            record.appendCentimetres(elevation)
+            if filled { record.append(",\"filled\":true") }
+            record.append(",\"geoidUndulation\":")
+            record.appendCentimetres(geoidUndulation)
+            record.append(byte: UInt8(ascii: "}"))
+        }
+    }
+
     /// `line`: the input line's number, first in every batch record (nil for a single point).
     /// `readFrom` holds the coordinates' text as read, if any: copied where it is what formatting
     /// them would write (``JSONText/isFixedDecimal(_:of:decimals:)``).
@@ -22,9 +48,9 @@ enum ElevationRecord {
         RecordBytes.append(to: &out, capacity: fixedPart + textBytes) { record in
             record.appendRecordStart(line: line)
             record.append("\"latitude\":")
-            record.appendFixed(e.latitude, decimals: 9, readFrom: texts.latitude)
+            record.appendFixed(e.latitude, decimals: coordinateDecimals, readFrom: texts.latitude)
             record.append(",\"longitude\":")
-            record.appendFixed(e.longitude, decimals: 9, readFrom: texts.longitude)
+            record.appendFixed(e.longitude, decimals: coordinateDecimals, readFrom: texts.longitude)
             record.append(",\"elevation\":")
             if let h = e.elevation { record.appendFixed(h, decimals: 2) } else { record.append("null") }
             if e.filled { record.append(",\"filled\":true") }

@@ -120,6 +120,17 @@ struct RecordBytes {
         }
     }
 
+    /// As ``appendFixed(_:decimals:)`` to 2 places (a height to the centimetre), by
+    /// ``JSONText/writeCentimetres(_:to:)``: two of these a record of `elevation --batch`.
+    @inline(__always) mutating func appendCentimetres(_ value: Double) {
+        precondition(count + JSONText.fixedCapacity <= capacity, "record longer than its bound")
+        if let length = JSONText.writeCentimetres(value, to: base + count) {
+            count += length
+        } else {
+            appendFixed(value, decimals: 2)
+        }
+    }
+
     /// As ``OutputBuffer/appendJSONString(_:)``: at most 6 bytes per byte of `s`, and 2.
     mutating func appendJSONString(_ s: String) {
         OutputBuffer.jsonString(s) { append($0) }

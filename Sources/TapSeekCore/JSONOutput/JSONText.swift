@@ -185,6 +185,19 @@ public enum JSONText {
         }
     }
 
+    /// Writes the decimal digits of `value` (no sign, no leading zeros); returns their count.
+    @inlinable @inline(__always) public static func writeDigits(_ value: UInt64, to out: UnsafeMutableRawPointer) -> Int {
+        var digits = 1, m = value
+        while m >= 10 { m /= 10; digits += 1 }
+        var left = value, i = digits
+        repeat {
+            i -= 1
+            out.storeBytes(of: UInt8(truncatingIfNeeded: left % 10) &+ UInt8(ascii: "0"), toByteOffset: i, as: UInt8.self)
+            left /= 10
+        } while left > 0
+        return digits
+    }
+
     /// Writes ``writeFixed(_:decimals:to:)``'s bytes for 2 places (a height to the centimetre)
     /// by steps of its own: the metres' digits, then the centimetres' one or two where not
     /// zero. Half the instructions of the general writer, which strips trailing zeros by
@@ -204,15 +217,7 @@ public enum JSONText {
         }
         let n = whole.magnitude
         let metres = n / 100, centimetres = n % 100
-        var digits = 1, m = metres
-        while m >= 10 { m /= 10; digits += 1 }
-        var left = metres, i = count + digits
-        repeat {
-            i -= 1
-            out.storeBytes(of: UInt8(truncatingIfNeeded: left % 10) &+ UInt8(ascii: "0"), toByteOffset: i, as: UInt8.self)
-            left /= 10
-        } while left > 0
-        count += digits
+        count += writeDigits(metres, to: out + count)
         if centimetres != 0 {
             out.storeBytes(of: UInt8(ascii: "."), toByteOffset: count, as: UInt8.self)
             out.storeBytes(of: UInt8(truncatingIfNeeded: centimetres / 10) &+ UInt8(ascii: "0"), toByteOffset: count + 1, as: UInt8.self)

@@ -76,16 +76,8 @@ struct RecordBytes {
     /// (where that writes `String(value)`), take that path.
     @inline(__always) mutating func appendDecimal(_ value: Int) {
         guard value >= 0, value < 9_000_000_000_000_000 else { appendFixed(Double(value), decimals: 0); return }
-        var digits = 1, n = value
-        while n >= 10 { n /= 10; digits += 1 }
-        precondition(count + digits <= capacity, "record longer than its bound")
-        var rest = value, i = count + digits
-        repeat {
-            i -= 1
-            base.storeBytes(of: UInt8(truncatingIfNeeded: rest % 10) &+ UInt8(ascii: "0"), toByteOffset: i, as: UInt8.self)
-            rest /= 10
-        } while rest > 0
-        count += digits
+        precondition(count + 16 <= capacity, "record longer than its bound")  // under 9·10¹⁵: at most 16 digits
+        count += JSONText.writeDigits(UInt64(value), to: base + count)
     }
 
     /// As ``OutputBuffer/appendShortest(_:)``: at most 24 bytes. `text`, the text `value` was

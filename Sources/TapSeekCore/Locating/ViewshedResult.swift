@@ -121,6 +121,7 @@ extension Locator {
     /// cells on them, and what they hide, rest on interpolated terrain. Nil when none is.
     static func filledWarning(_ grids: [ElevationGrid], around observer: LocateResult.Observer, range: Double,
                               window: ViewshedGrid) -> Warning? {
+        guard grids.contains(where: { $0.filled != nil }) else { return nil }
         let metresPerDegree = radians(1) * Ellipsoid.wgs84.meanRadius(latitude: radians(observer.latitude))
         let east = metresPerDegree * cos(radians(observer.latitude))
         let south = window.latitude(row: window.rows - 1), eastEdge = window.longitude(column: window.columns - 1)

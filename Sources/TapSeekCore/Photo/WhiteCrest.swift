@@ -32,13 +32,14 @@ extension ColourPlanes {
             // The sky over the tallest crest looked for: three rows above it.
             let reference = b - tallest - 3
             guard b < height, reference >= 0 else { continue }
-            let sky = mean(column: x, rows: reference..<(reference + 3))
-            let skyBrightness = (sky[0] + sky[1] + sky[2]) / 3
+            let skyMean = mean(column: x, rows: reference..<(reference + 3))
+            let sky = SIMD3(skyMean[0], skyMean[1], skyMean[2])
+            let skyBrightness = sky.sum() / 3
             let skySaturation = saturation(sky)
             guard skySaturation > 0.04 else { continue }  // a white sky has no snow to tell apart
             func isSnow(_ y: Int) -> Bool {
                 let c = colour(x, y)
-                return (c[0] + c[1] + c[2]) / 3 > skyBrightness + Self.snowBrighter * noise
+                return c.sum() / 3 > skyBrightness + Self.snowBrighter * noise
                     && saturation(c) < min(Self.snowSaturation * skySaturation, Self.whiteSaturation)
             }
             // The crest's lowest row: within three rows above the boundary, which may lie on the
@@ -65,14 +66,14 @@ extension ColourPlanes {
     }
 
     /// The colour of pixel (x, y).
-    private func colour(_ x: Int, _ y: Int) -> [Float] {
+    private func colour(_ x: Int, _ y: Int) -> SIMD3<Float> {
         let i = y * width + x
-        return [planes[0][i], planes[1][i], planes[2][i]]
+        return SIMD3(planes[0][i], planes[1][i], planes[2][i])
     }
 
     /// (max − min)/max of a colour's channels: 0 for grey and white, toward 1 for pure colour.
-    private func saturation(_ c: [Float]) -> Float {
-        let high = max(c[0], c[1], c[2])
-        return high > 1 ? (high - min(c[0], c[1], c[2])) / high : 0
+    private func saturation(_ c: SIMD3<Float>) -> Float {
+        let high = c.max()
+        return high > 1 ? (high - c.min()) / high : 0
     }
 }

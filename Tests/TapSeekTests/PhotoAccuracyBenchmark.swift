@@ -10,8 +10,10 @@ import TapSeekTestSupport
 /// answered with the compass and without it, and clear, foggy and clouded versions are tallied
 /// (and, with a compass, haze that fades far ridges into the sky over dark near forest, snow on
 /// the crests against a pale sky, and rocks in front),
-/// apart for views the tile settles, views beyond it and views of a hillside close by. Prints a
-/// table; asserts only that no calibrated answer is more than 1° wrong (the hard rule).
+/// apart for views the tile settles, views beyond it and views of a hillside close by. A second
+/// clear photo with the compass is taken from each observer toward a skyline 1–2 km away, where
+/// there is one ("near"). Prints a table; asserts only that no calibrated answer is more than
+/// 1° wrong (the hard rule).
 @Suite(.enabled(if: ProcessInfo.processInfo.environment["TAPSEEK_PHOTO_BENCHMARK"] != nil, "set TAPSEEK_PHOTO_BENCHMARK=N to run"))
 struct PhotoAccuracyBenchmark {
     static let tiles = [("N27E086.hgt", 27.0, 86.0), ("N47E009.hgt", 47.0, 9.0), ("N46E008.tif", 46.0, 8.0), ("N42E001.hgt.zip", 42.0, 1.0)]
@@ -45,6 +47,9 @@ struct PhotoAccuracyBenchmark {
         let kinds = ["clear, compass", "clear, no compass", "clouds, compass", "fog, compass",
                      "haze and forest, compass", "snow, compass", "foreground, compass"]
         var hardRandom = SplitMix64(seed: 37)
+        // The near skylines (1–2 km away, settled): a second photo from the same observer,
+        // turned to the first such view, clear with a compass; its noise from a third generator.
+        var nearRandom = SplitMix64(seed: 12)
         for (tile, south, west) in Self.tiles {
             for _ in 0..<perTile {
                 let location = Reading.Location(latitude: south + 0.15 + 0.7 * random.nextUnit(), longitude: west + 0.15 + 0.7 * random.nextUnit())
@@ -58,11 +63,15 @@ struct PhotoAccuracyBenchmark {
                     return Self.view(from: location, heading: heading, locator: locator).map { (heading, $0) }
                 }
                 guard let chosen = views.first(where: { $0.view == ", settled" }) ?? views.first else { continue }
-                let truth = CameraOrientation(heading: chosen.heading, pitch: pitch, roll: roll)
-                let view = chosen.view
-                for kind in kinds.map({ $0 + view }) {
+                var photos = kinds.map { (kind: $0 + chosen.view, heading: chosen.heading) }
+                if let near = views.first(where: { $0.view == ", skyline 1–2 km" }) {
+                    photos.append((kind: "near, compass" + near.view, heading: near.heading))
+                }
+                for (kind, heading) in photos {
+                    let truth = CameraOrientation(heading: heading, pitch: pitch, roll: roll)
                     var renderer = PhotoRenderer(location: location, orientation: truth, camera: camera)
-                    renderer.seed = kinds.prefix(4).contains(where: kind.hasPrefix) ? random.next() : hardRandom.next()
+                    renderer.seed = kinds.prefix(4).contains(where: kind.hasPrefix) ? random.next()
+                                  : kind.hasPrefix("near") ? nearRandom.next() : hardRandom.next()
                     if kind.hasPrefix("clouds") {
                         renderer.clouds = [.init(azimuth: truth.heading + 30 * random.nextUnit() - 15, elevation: truth.pitch, width: 8, height: 5)]
                     }
@@ -122,7 +131,7 @@ struct PhotoAccuracyBenchmark {
                             if miss <= max(50, 0.01 * expected.distance) { t.tapsWithin += 1 }
                         }
                     }
-                    if result.calibration == nil, kind.hasPrefix("clear, compass, settled") {
+                    if result.calibration == nil, kind.hasPrefix("clear, compass, settled") || kind.hasPrefix("near") {
                         print("REFUSED \(tile) at \(location.latitude),\(location.longitude) heading \(truth.heading): "
                               + Self.skylineError(result, truth: truth, location: location, locator: locator) + " | "
                               + result.warnings.map(\.message).joined(separator: "; "))
@@ -167,16 +176,19 @@ extension PhotoAccuracyBenchmark {
         }
     }
 
-    /// What a photo toward `heading` shows: ", settled" when the tile settles the DEM's skyline
-    /// across the view (at least 80 % of its azimuths complete), ", beyond the tile" when the view
-    /// reaches beyond it (a refusal is right), ", skyline within 2 km" when it lies that close for
-    /// most of the width (the DEM's ±6 m alone put it 0.17° or more off: a refusal is often right).
+    /// What a photo toward `heading` shows: ", beyond the tile" when the tile does not settle the
+    /// DEM's skyline across the view (fewer than 80 % of its azimuths complete: terrain beyond
+    /// could rise above it, and a refusal is right); otherwise, by the median distance of the
+    /// skyline, ", settled" beyond 2 km, ", skyline 1–2 km" (the near skylines: an
+    /// answer with an honest covariance is wanted) and ", hillside within 1 km" (the DEM's ±6 m
+    /// alone put it 0.35° or more off: a refusal is often right).
     static func view(from location: Reading.Location, heading: Double, locator: Locator) -> String? {
         let across = stride(from: heading - 34, through: heading + 34, by: 2).map { $0 }
         guard let points = try? locator.skyline(from: location, azimuths: across) else { return nil }
         let distances = points.filter { $0.elevationAngle != nil }.map(\.distance).sorted()
-        if distances.isEmpty || distances[distances.count / 2] < 2000 { return ", skyline within 2 km" }
-        return Double(points.filter(\.complete).count) >= 0.8 * Double(points.count) ? ", settled" : ", beyond the tile"
+        guard !distances.isEmpty, Double(points.filter(\.complete).count) >= 0.8 * Double(points.count) else { return ", beyond the tile" }
+        let median = distances[distances.count / 2]
+        return median < 1000 ? ", hillside within 1 km" : median < 2000 ? ", skyline 1–2 km" : ", settled"
     }
 
     /// How far the detected skyline lies from the DEM's under the true orientation: the share of

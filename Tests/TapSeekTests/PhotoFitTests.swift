@@ -133,6 +133,40 @@ struct PhotoFitTests {
         #expect(refusal.message.contains("km away, where the DEM's heights (±6 m) alone put it"), "\(refusal.message)")
     }
 
+    /// A ridge 0.8–1.4 km away above the Dudh Kosi: turned by 1° and refitted in pitch and roll,
+    /// its skyline still fits 80 % as many points, so the heading is known only to about 1°. The
+    /// photo is calibrated, not refused, with a heading 1-σ widened to at least 0.5° (and the
+    /// warning saying so), and the truth lies within 3 σ of it.
+    @Test func aNearRidgeThatATurnStillFitsIsCalibratedWithAWidenedCovariance() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "a ridge across the Dudh Kosi", location: .init(latitude: 27.50580, longitude: 86.46345),
+                          truth: CameraOrientation(heading: 247.556, pitch: 2, roll: 0), compassError: -11)
+        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera).render(locator: locator)
+        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)), pixels: image)
+        #expect(result.status == .calibrated, "\(result.warnings)")
+        let c = try #require(result.calibration)
+        let sigma = try #require(c.covariance)[0][0].squareRoot()
+        #expect(sigma >= 0.5 - 1e-9, "heading 1-σ \(sigma)°")
+        #expect(result.warnings.contains { $0.code == .calibrationImprecise })
+        let error = abs(remainder(c.heading - scene.truth.heading, 360))
+        #expect(error <= 3 * sigma && error < 1, "heading \(c.heading) vs \(scene.truth.heading), 1-σ \(sigma)")
+    }
+
+    /// A view west out of the Pyrenees tile, 38 km from its edge: the rendered skyline is plain,
+    /// but terrain past the edge (no tile loaded there) could rise above it, so the DEM settles
+    /// none of it. The refusal says the fix is more DEM, not that the photo fits nowhere.
+    @Test func aViewPastTheTilesEdgeIsRefusedNamingTheTilesToFetch() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "west from above Sant Llorenç de Morunys", location: .init(latitude: 42.31446, longitude: 1.46229),
+                          truth: CameraOrientation(heading: 291, pitch: 5, roll: 1), compassError: 7)
+        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera).render(locator: locator)
+        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)), pixels: image)
+        #expect((result.skyline?.coverage ?? 0) > 0.8, "the skyline is plain to see")
+        #expect(result.status == .uncalibrated)
+        let refusal = try #require(result.warnings.first { $0.code == .calibrationRefused })
+        #expect(refusal.message.contains("look where the DEM does not settle the skyline") && refusal.message.contains("tapseek dem fetch"), "\(refusal.message)")
+    }
+
     /// Photos where no trustworthy skyline can be had: each is refused (uncalibrated), or
     /// calibrated within 1° of the truth — never calibrated wrong.
     @Test func hardPhotosAreRefusedOrRight() throws {

@@ -287,7 +287,7 @@ public struct OrientationFit: Sendable {
     /// on azimuths where the profile has no angle — no data, or a skyline the DEM does not
     /// settle (``SkylineProfile/init(points:step:)``) — so that the fix is more DEM, not a
     /// better trace; empty otherwise.
-    private func unsettledNote(_ a: Angles) -> String {
+    func unsettledNote(_ a: Angles) -> String {
         guard let profile else { return "" }
         let tilt = Tilt(pitch: a.pitch, roll: a.roll)
         let unknown = skylineRays.filter { profile.angle(at: a.heading + tilt.level($0).azimuth).isNaN }.count

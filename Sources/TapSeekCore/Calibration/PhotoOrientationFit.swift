@@ -30,7 +30,9 @@ import Foundation
 /// - the heading's standard error (see **Covariance**) exceeds ``maximumImpreciseHeadingSigma``;
 /// - the heading does not matter enough: turned by any of ``headingProbes`` beyond three of its
 ///   standard errors and refitted in pitch and roll, the skyline still matches ``rivalShare`` as
-///   many points, with a residual at most twice the fit's (or 0.05° more);
+///   many points, with a residual at most twice the fit's (or 0.05° more), and putting that turn
+///   at two standard errors would pass ``maximumImpreciseHeadingSigma`` (short of that, the
+///   covariance widens so, and the answer is imprecise);
 /// - another fit at a heading more than 1° (and three standard errors) away explains nearly as
 ///   many points (``rivalShare``): a skyline that repeats, or says too little;
 /// - the fit lies on the edge of the search box.
@@ -148,7 +150,10 @@ public enum PhotoOrientationFit {
         fits.sort { ($0.matched, -$0.rms) > ($1.matched, -$1.rms) }
         let consistent = fits.filter { belowBoundShare(fit: fit, at: $0.angles, lowerBounds: lowerBounds, tolerance: $0.tolerance) <= maximumBelowBound }
         guard let best = consistent.first else {
-            throw .noFit(fits.isEmpty ? "no orientation within the search explains the skyline"
+            // Most often the DEM settles the skyline behind too little of the photo (the view
+            // reaches past the tiles loaded): then the fix is more DEM, and the reason says so.
+            let unsettled = fit.unsettledNote(.init(heading: given.heading, pitch: given.pitch, roll: given.roll))
+            throw .noFit(fits.isEmpty ? "no orientation within the search explains the skyline" + unsettled
                                       : "every orientation that explains part of the skyline puts the rest of it below terrain the DEM shows")
         }
         fits = consistent
@@ -175,8 +180,8 @@ public enum PhotoOrientationFit {
             throw .noFit(String(format: "the DEM's skyline behind the photo's is nearly straight (%.2f° of relief beyond a tilted line): it cannot fix the heading", relief))
         }
         let demErrors = Self.demErrors(fit: fit, at: best.angles, points: matched, distances: distances)
-        let covariance = Self.covariance(fit: fit, at: best.angles, matched: matched, rms: best.rms, demErrors: demErrors)
-        let headingSigma = covariance.map { $0[0][0].squareRoot() } ?? .infinity
+        var covariance = Self.covariance(fit: fit, at: best.angles, matched: matched, rms: best.rms, demErrors: demErrors)
+        var headingSigma = covariance.map { $0[0][0].squareRoot() } ?? .infinity
         guard headingSigma <= maximumImpreciseHeadingSigma else {
             let typical = demErrors.sorted()[demErrors.count / 2]
             if typical > max(best.rms, Calibration.sigmaFloor) {
@@ -185,17 +190,26 @@ public enum PhotoOrientationFit {
             }
             throw .noFit(String(format: "the heading is ill-determined (±%.2f°): the skyline is too featureless to fix it", headingSigma))
         }
-        // Headings within three standard errors are the fit's own imprecision, not rivals.
-        let ownSpread = 3 * headingSigma
-        for probe in headingProbes where abs(probe) > ownSpread {
+        // Headings within three standard errors are the fit's own imprecision, not rivals. A
+        // probe nearer than the rest that still fits shows the heading known only to about the
+        // probe: the covariance widens to put it at two standard errors (an imprecise answer),
+        // and only the probes beyond three of those must fail — unless that is too wide to answer.
+        for probe in headingProbes.sorted(by: { abs($0) < abs($1) }) where abs(probe) > 3 * headingSigma {
             var turned = best.angles
             turned.heading += probe
             let refitted = matches(fit: fit, at: fit.refine(from: turned, free: [1, 2]).angles, tolerance: best.tolerance)
             if Double(refitted.count) >= rivalShare * Double(best.matched), refitted.rms <= max(2 * best.rms, best.rms + 0.05) {
-                throw .noFit(String(format: "the heading is ill-determined: turned by %+.0f° the skyline still fits (%d of %d points, %.3f° rms against %.3f°)",
-                                    probe, refitted.count, best.matched, refitted.rms, best.rms))
+                let widened = abs(probe) / 2
+                guard widened <= maximumImpreciseHeadingSigma, let narrow = covariance else {
+                    throw .noFit(String(format: "the heading is ill-determined: turned by %+.0f° the skyline still fits (%d of %d points, %.3f° rms against %.3f°)",
+                                        probe, refitted.count, best.matched, refitted.rms, best.rms))
+                }
+                let scale = widened * widened / narrow[0][0]
+                covariance = narrow.map { $0.map { $0 * scale } }
+                headingSigma = widened
             }
         }
+        let ownSpread = 3 * headingSigma
         for rival in fits.dropFirst() where abs(remainder(rival.angles.heading - best.angles.heading, 360)) > max(1, ownSpread) {
             let explained = matches(fit: fit, at: rival.angles, tolerance: best.tolerance).count
             if Double(explained) >= rivalShare * Double(best.matched) {

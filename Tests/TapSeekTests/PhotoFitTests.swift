@@ -212,6 +212,22 @@ struct PhotoFitTests {
         }
     }
 
+    /// Snow 1.5° deep on the crests above 5 500 m, west over the Bhote Kosi: the snow's lower edge
+    /// fits the DEM with the pitch 1.5° too steep (8.62° for 7.11°), and the crests' tops fit it
+    /// at least as closely. The skyline is the topmost boundary the DEM supports: calibrated
+    /// right, where before the two fits' disagreement refused it.
+    @Test func snowWhoseTopsFitAsCloselyIsCalibratedFromTheTops() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "snow west of Thame", location: .init(latitude: 27.811588, longitude: 86.454074),
+                          truth: CameraOrientation(heading: 290.384, pitch: 7.114, roll: -3.649), compassError: 5.4)
+        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        renderer.snow = (line: 5500, depth: 1.5)
+        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)),
+                                   pixels: try renderer.render(locator: locator))
+        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
+        #expect(abs(c.pitch - scene.truth.pitch) < 0.2 && abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2, "\(c)")
+    }
+
     /// Snow 1.5° deep on every crest above 5 500 m, against a pale sky, above the Dudh Kosi: the
     /// detected skyline is the snow's lower edge, which fits the DEM with the pitch 1.5° too
     /// steep. Before: calibrated at pitch 10.96° for 9.42°. The crests' tops must fit too and agree.

@@ -112,9 +112,9 @@ extension Locator {
                                                                : "no skyline found in the photo\(coverage): fog, cloud or no sky in view; the orientation is the file's"))
         } else {
             do {
-                let fit = try PhotoOrientationFit.fit(given: given, camera: camera, points: detected, profile: profile,
-                                                      lowerBounds: lowerBounds, distances: distances, limits: limits)
-                try Self.checkWhiteCrests(fit, crestTops: crestTops, detected: detected) { points in
+                let feet = try PhotoOrientationFit.fit(given: given, camera: camera, points: detected, profile: profile,
+                                                       lowerBounds: lowerBounds, distances: distances, limits: limits)
+                let fit = try Self.resolveWhiteCrests(feet, crestTops: crestTops, detected: detected) { points in
                     try? PhotoOrientationFit.fit(given: given, camera: camera, points: points, profile: profile,
                                                  lowerBounds: lowerBounds, distances: distances, limits: limits)
                 }
@@ -240,27 +240,31 @@ extension Locator {
     /// fit too, and agree, for the photo to be calibrated.
     static let crestShare = 0.2
 
-    /// Refuses a calibration that a white band on the crests makes ambiguous. Under such a band
-    /// (``SkylineDetector/Result/crestTops``) the detected skyline is its foot: right if the band
-    /// is a cloud on the ridge, a uniform fraction of a degree to a few degrees too low if it is
-    /// snow, which a fit takes for a steeper pitch. The photo is fitted again with the bands'
-    /// tops (`refit`). The calibration stands when that fit agrees, or fails while the bands
-    /// cover less than ``crestShare`` of the columns; otherwise which is right is unknown.
-    static func checkWhiteCrests(_ fit: PhotoOrientationFit.Fit, crestTops: [Reading.Pixel], detected: [Reading.Pixel],
-                                 refit: ([Reading.Pixel]) -> PhotoOrientationFit.Fit?) throws(CalibrationError) {
-        guard !crestTops.isEmpty, !detected.isEmpty else { return }
+    /// The fit a white band on the crests leaves, or a refusal where it makes the fit ambiguous.
+    /// Under such a band (``SkylineDetector/Result/crestTops``) the detected skyline is its foot:
+    /// right if the band is a cloud on the ridge, a uniform fraction of a degree to a few degrees
+    /// too low if it is snow, which a fit takes for a steeper pitch. The photo is fitted again
+    /// with the bands' tops (`refit`). The fit with the feet stands when that fit agrees, or
+    /// fails while the bands cover less than ``crestShare`` of the columns. When both fit and
+    /// disagree, the skyline is the topmost boundary the DEM supports: the tops' fit is the
+    /// answer when it matches as many points at least as closely (a cloud's top rarely follows
+    /// a ridge's ups and downs as its foot does); otherwise which is right is unknown.
+    static func resolveWhiteCrests(_ fit: PhotoOrientationFit.Fit, crestTops: [Reading.Pixel], detected: [Reading.Pixel],
+                                   refit: ([Reading.Pixel]) -> PhotoOrientationFit.Fit?) throws(CalibrationError) -> PhotoOrientationFit.Fit {
+        guard !crestTops.isEmpty, !detected.isEmpty else { return fit }
         var tops: [Double: Double] = [:]
         for p in crestTops { tops[p.x] = p.y }
         let raised = detected.map { Reading.Pixel(x: $0.x, y: tops[$0.x] ?? $0.y) }
         let share = Double(crestTops.count) / Double(detected.count)
         let band = String(format: "a white band on the crests over %.0f%% of the skyline may be snow (the skyline at its top) or a cloud's foot (at its bottom)", 100 * share)
         guard let other = refit(raised) else {
-            if share < crestShare { return }
+            if share < crestShare { return fit }
             throw .noFit(band + ", and only its foot fits the DEM")
         }
         let a = fit.calibration, b = other.calibration
         let apart = max(abs(remainder(a.heading - b.heading, 360)), abs(a.pitch - b.pitch), abs(a.roll - b.roll))
-        guard apart > crestAgreement else { return }
-        throw .noFit(band + String(format: ", and the two fit %.1f° apart", apart))
+        guard apart > crestAgreement else { return fit }
+        if b.matched >= a.matched, b.residual <= a.residual { return other }
+        throw .noFit(band + String(format: ", and the two fit %.1f° apart, the foot more closely", apart))
     }
 }

@@ -265,6 +265,7 @@ extension Locator {
         let apart = max(abs(remainder(a.heading - b.heading, 360)), abs(a.pitch - b.pitch), abs(a.roll - b.roll))
         guard apart > crestAgreement else { return fit }
         if b.matched >= a.matched, b.residual <= a.residual { return other }
-        throw .noFit(band + String(format: ", and the two fit %.1f° apart, the foot more closely", apart))
+        throw .noFit(band + String(format: ", and the two fit %.1f° apart, the foot more closely (%d points within %.3f° rms against %d within %.3f°)",
+                                   apart, a.matched, a.residual, b.matched, b.residual))
     }
 }

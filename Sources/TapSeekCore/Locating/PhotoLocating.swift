@@ -114,7 +114,7 @@ extension Locator {
             do {
                 let feet = try PhotoOrientationFit.fit(given: given, camera: camera, points: detected, profile: profile,
                                                        lowerBounds: lowerBounds, distances: distances, limits: limits)
-                let fit = try Self.resolveWhiteCrests(feet, crestTops: crestTops, detected: detected) { points in
+                let fit = try Self.resolveWhiteCrests(feet, crestTops: crestTops, detected: detected, imageWidth: camera.imageWidth) { points in
                     try? PhotoOrientationFit.fit(given: given, camera: camera, points: points, profile: profile,
                                                  lowerBounds: lowerBounds, distances: distances, limits: limits)
                 }
@@ -239,6 +239,32 @@ extension Locator {
     /// The share of the skyline's columns under white crests from which the crests' tops must
     /// fit too, and agree, for the photo to be calibrated.
     static let crestShare = 0.2
+    /// Widest gap between white crests, as a share of the image's width, across which the band
+    /// is taken to go on: a column of it can be missed where the boundary strays a few rows
+    /// below the snow's lower edge onto rock.
+    static let crestGap = 0.015
+
+    /// The detected skyline with each point under a white crest moved up to the crest's top, and
+    /// each point in a gap of at most `gap` pixels between two crests moved up to the line
+    /// between their tops (never down). A skyline left half on the snow's foot would put the
+    /// tops' fit below the DEM's lower bounds and misfit in the gaps.
+    static func raisedToCrests(_ detected: [Reading.Pixel], crestTops: [Reading.Pixel], gap: Double) -> [Reading.Pixel] {
+        let tops = crestTops.sorted { $0.x < $1.x }
+        return detected.map { p in
+            // The first top at or right of the point (binary search).
+            var next = 0, end = tops.count
+            while next < end {
+                let mid = (next + end) / 2
+                if tops[mid].x < p.x { next = mid + 1 } else { end = mid }
+            }
+            if next < tops.count, tops[next].x == p.x { return Reading.Pixel(x: p.x, y: tops[next].y) }
+            guard next > 0, next < tops.count else { return p }
+            let left = tops[next - 1], right = tops[next]
+            guard right.x - left.x <= gap else { return p }
+            let y = left.y + (right.y - left.y) * (p.x - left.x) / (right.x - left.x)
+            return Reading.Pixel(x: p.x, y: min(p.y, y))
+        }
+    }
 
     /// The fit a white band on the crests leaves, or a refusal where it makes the fit ambiguous.
     /// Under such a band (``SkylineDetector/Result/crestTops``) the detected skyline is its foot:
@@ -249,12 +275,10 @@ extension Locator {
     /// disagree, the skyline is the topmost boundary the DEM supports: the tops' fit is the
     /// answer when it matches as many points at least as closely (a cloud's top rarely follows
     /// a ridge's ups and downs as its foot does); otherwise which is right is unknown.
-    static func resolveWhiteCrests(_ fit: PhotoOrientationFit.Fit, crestTops: [Reading.Pixel], detected: [Reading.Pixel],
+    static func resolveWhiteCrests(_ fit: PhotoOrientationFit.Fit, crestTops: [Reading.Pixel], detected: [Reading.Pixel], imageWidth: Double,
                                    refit: ([Reading.Pixel]) -> PhotoOrientationFit.Fit?) throws(CalibrationError) -> PhotoOrientationFit.Fit {
         guard !crestTops.isEmpty, !detected.isEmpty else { return fit }
-        var tops: [Double: Double] = [:]
-        for p in crestTops { tops[p.x] = p.y }
-        let raised = detected.map { Reading.Pixel(x: $0.x, y: tops[$0.x] ?? $0.y) }
+        let raised = raisedToCrests(detected, crestTops: crestTops, gap: crestGap * imageWidth)
         let share = Double(crestTops.count) / Double(detected.count)
         let band = String(format: "a white band on the crests over %.0f%% of the skyline may be snow (the skyline at its top) or a cloud's foot (at its bottom)", 100 * share)
         guard let other = refit(raised) else {

@@ -26,13 +26,13 @@ public struct Geoid: Sendable {
 
     /// Columns in 360° of longitude, and whether the grid goes round the globe (the column
     /// after the last is then the first).
-    private let period: Double
-    private let wraps: Bool
+    @usableFromInline let period: Double
+    @usableFromInline let wraps: Bool
     /// 1 / the spacings, where both are powers of two (EGM96 15′: 0.25°), else 0. Dividing by
     /// a power of two and multiplying by its exact reciprocal round the same real number, so
     /// give the same bits; a look-up then makes no division (two were a tenth of
     /// `elevation --batch`'s time, the quotients waited on by everything after them).
-    private let rowsPerDegree: Double, columnsPerDegree: Double
+    @usableFromInline let rowsPerDegree: Double, columnsPerDegree: Double
 
     public init(grid: ElevationGrid) {
         self.grid = grid
@@ -85,7 +85,9 @@ public struct Geoid: Sendable {
     /// EGM96 undulation at a point, metres (−107 … +85 on Earth). Degrees in; any longitude.
     /// Bilinear between the four surrounding posts; the column after the last wraps to the first
     /// when the grid goes round the globe.
-    public func undulation(latitude: Double, longitude: Double) -> Double {
+    /// Inlinable: called across modules, from a caller's mutable state, the geoid (152 bytes)
+    /// was copied to the stack for each look-up.
+    @inlinable @inline(__always) public func undulation(latitude: Double, longitude: Double) -> Double {
         let g = grid
         let byRows = rowsPerDegree != 0
         let fr = min(max(byRows ? (g.north - latitude) * rowsPerDegree : (g.north - latitude) / g.latitudeSpacing, 0), Double(g.rows - 1))

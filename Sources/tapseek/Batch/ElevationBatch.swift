@@ -60,10 +60,35 @@ struct ElevationBatch {
             }
         }
 
-        /// The line parsed, ahead if it was.
-        func parse(_ line: UnsafeBufferPointer<UInt8>, _ number: Int) -> Parsed {
+        /// Writes line `number`'s record. A method of the state, which it reads and changes in
+        /// place: the same code in the transform's closure copied the whole state (324 bytes)
+        /// and the geoid (152) to the stack for every line.
+        mutating func transform(_ line: UnsafeBufferPointer<UInt8>, _ number: Int, to out: inout OutputBuffer) {
+            // The line parsed, ahead if it was.
             let slot = parsed[number & (Self.slots - 1)]
-            return slot.number == number ? .success(slot.point) : parse(line)
+            switch slot.number == number ? .success(slot.point) : parse(line) {
+            case .success(let p):
+                do throws(CoordinateError) {
+                    // The numbers' text as read, to copy where it is what formatting them would
+                    // give; not a longitude that validation wrapped.
+                    if let e = try sampler.height(latitude: p.latitude, longitude: p.longitude) {
+                        ElevationRecord.writeHeight(line: number,
+                                                    latitude: e.latitude, text: ElevationBatch.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude),
+                                                    longitude: e.longitude, text: ElevationBatch.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude),
+                                                    elevation: e.elevation, filled: e.filled, geoidUndulation: e.geoidUndulation, to: &out)
+                    } else {
+                        // No height: the full look-up says why.
+                        let e = try sampler.elevation(latitude: p.latitude, longitude: p.longitude)
+                        let latitudeText = ElevationBatch.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude)
+                        let longitudeText = ElevationBatch.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude)
+                        ElevationRecord.write(e, line: number, readFrom: (latitudeText, longitudeText), to: &out)
+                    }
+                } catch {
+                    LineErrorRecord.write(line: number, message: error.message, to: &out)
+                }
+            case .failure(let error):
+                LineErrorRecord.write(line: number, message: error.message, to: &out)
+            }
         }
 
         /// A line read by the input's columns: the common plain line in one pass that also
@@ -81,29 +106,7 @@ struct ElevationBatch {
         let columns = BatchColumns()
         var lines = ParallelLines(jobs: jobs, header: columns.readHeader,
                                   makeState: { State(sampler: service.sampler(), columns: columns.current) }) { state, line, number, out in
-            switch state.parse(line, number) {
-            case .success(let p):
-                do throws(CoordinateError) {
-                    // The numbers' text as read, to copy where it is what formatting them would
-                    // give; not a longitude that validation wrapped.
-                    if let e = try state.sampler.height(latitude: p.latitude, longitude: p.longitude) {
-                        ElevationRecord.writeHeight(line: number,
-                                                    latitude: e.latitude, text: Self.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude),
-                                                    longitude: e.longitude, text: Self.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude),
-                                                    elevation: e.elevation, filled: e.filled, geoidUndulation: e.geoidUndulation, to: &out)
-                    } else {
-                        // No height: the full look-up says why.
-                        let e = try state.sampler.elevation(latitude: p.latitude, longitude: p.longitude)
-                        let latitudeText = Self.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude)
-                        let longitudeText = Self.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude)
-                        ElevationRecord.write(e, line: number, readFrom: (latitudeText, longitudeText), to: &out)
-                    }
-                } catch {
-                    LineErrorRecord.write(line: number, message: error.message, to: &out)
-                }
-            case .failure(let error):
-                LineErrorRecord.write(line: number, message: error.message, to: &out)
-            }
+            state.transform(line, number, to: &out)
         }
         lines.prepare = { state, line, number in state.prepare(line, number) }
         try await lines.run()

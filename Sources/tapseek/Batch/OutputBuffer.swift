@@ -136,7 +136,7 @@ struct OutputBuffer {
 
     /// Ends a line; flushes when the buffer is full unless the buffer only collects (a worker's
     /// block, written later in order).
-    mutating func newline(flushing: Bool = true) {
+    @inline(__always) mutating func newline(flushing: Bool = true) {
         room(1).storeBytes(of: 0x0A, as: UInt8.self)
         storage.count += 1
         if flushing, storage.count >= Self.flushThreshold { flush() }

@@ -6,7 +6,9 @@ child, by wait4, in microseconds).
     scripts/cpu-alternate.py RUNS LABEL 'COMMAND' [LABEL 'COMMAND' ...]
 
 Each COMMAND is run by sh (so it may redirect its input), its output discarded; one run of each
-in turn, RUNS times; then each label's median, least and greatest, and every run.
+in turn, RUNS times; then each label's median, least and greatest, and every run, and how many
+times the last command's time each other's is: the median of the ratios within each round
+(neighbouring runs share the host's load of the moment), beside the ratio of the medians.
 """
 import os
 import statistics
@@ -37,6 +39,12 @@ def main():
     for label, _ in commands:
         t = times[label]
         print(f"{label}: median {statistics.median(t):.1f} ms, {min(t):.1f}-{max(t):.1f} ({' '.join(f'{x:.0f}' for x in t)})")
+    last_label = commands[-1][0]
+    last = times[last_label]
+    for label, _ in commands[:-1]:
+        rounds = statistics.median(b / a for a, b in zip(times[label], last))
+        print(f"{last_label} / {label}: {rounds:.2f} (median of the rounds' ratios), "
+              f"{statistics.median(last) / statistics.median(times[label]):.2f} (ratio of the medians)")
     print("load average:", " ".join(open("/proc/loadavg").read().split()[:3]))
 
 

@@ -51,4 +51,46 @@ import Testing
             #expect(Self.same(Self.number(text), Double(text)), "\(text)")
         }
     }
+    /// The plain line's reader (``CoordinateLine/parsePlainLine(_:)``) takes exactly the lines
+    /// `-?D+(.D+)?,-?D+(.D+)?` with at most 15 digits a number, and reads each as `Double(_:)`
+    /// does: random lines of 0–40 bytes, mostly near that form, with stray bytes (blanks, signs,
+    /// exponents, `:` and `/` beside the digits, bytes above 0x7F, NUL) anywhere.
+    @Test func thePlainReaderTakesExactlyThePlainLines() {
+        func isPlainNumber(_ s: Substring) -> Bool {
+            var t = s
+            if t.first == "-" { t = t.dropFirst() }
+            let parts = t.split(separator: ".", omittingEmptySubsequences: false)
+            guard parts.count <= 2, parts.allSatisfy({ !$0.isEmpty && $0.allSatisfy { ("0"..."9").contains($0) } }) else { return false }
+            return parts.reduce(0) { $0 + $1.count } <= 15
+        }
+        var generator = SplitMix(seed: 0x5A_12)
+        let odd: [UInt8] = Array(" +e:/\r.-,".utf8) + [0xCA, 0xFF, 0x00, 0x39 + 1, 0x30 - 1]
+        var taken = 0
+        for _ in 0..<300_000 {
+            var bytes: [UInt8] = []
+            for part in 0..<2 {
+                if part == 1 { bytes.append(UInt8(ascii: ",")) }
+                if generator.next() % 3 == 0 { bytes.append(UInt8(ascii: "-")) }
+                for _ in 0..<(Int(generator.next() % 9)) { bytes.append(UInt8(ascii: "0") + UInt8(generator.next() % 10)) }
+                if generator.next() % 4 != 0 {
+                    bytes.append(UInt8(ascii: "."))
+                    for _ in 0..<(Int(generator.next() % 13)) { bytes.append(UInt8(ascii: "0") + UInt8(generator.next() % 10)) }
+                }
+            }
+            if generator.next() % 4 == 0, !bytes.isEmpty {
+                bytes[Int(generator.next() % UInt64(bytes.count))] = odd[Int(generator.next() % UInt64(odd.count))]
+            }
+            let text = String(decoding: bytes, as: UTF8.self)
+            let fields = text.split(separator: ",", omittingEmptySubsequences: false)
+            let plain = !bytes.contains { $0 >= 0x80 } && fields.count == 2 && fields.allSatisfy(isPlainNumber)
+            let read = bytes.withUnsafeBufferPointer { CoordinateLine.parsePlainLine($0) }
+            #expect((read != nil) == plain, "\(bytes)")
+            guard plain, let read else { continue }
+            taken += 1
+            let comma = bytes.firstIndex(of: UInt8(ascii: ","))!
+            #expect(read.latitude.bitPattern == Double(fields[0])!.bitPattern && read.longitude.bitPattern == Double(fields[1])!.bitPattern, "\(text)")
+            #expect(read.latitudeText == 0..<comma && read.longitudeText == (comma + 1)..<bytes.count, "\(text)")
+        }
+        #expect(taken > 50_000)
+    }
 }

@@ -126,6 +126,25 @@ import Testing
         }
     }
 
+    /// ``JSONText/writeDigits(_:to:)`` (line numbers, a height's metres) writes what `String`
+    /// writes for every count of digits, 1 to 20, at each power of ten and either side of it,
+    /// and on random values.
+    @Test func digitsAreWhatStringWrites() {
+        var values: [UInt64] = [0, 1, 9, 99, 100, UInt64.max, UInt64.max - 1]
+        var power: UInt64 = 1
+        for _ in 0..<19 {
+            power *= 10
+            values += [power - 1, power, power + 1]
+        }
+        var generator = SplitMix(seed: 0xD161)
+        for _ in 0..<100_000 { values.append(generator.next() >> (generator.next() % 64)) }
+        for value in values {
+            var scratch = [UInt8](repeating: 0, count: 24)
+            let n = scratch.withUnsafeMutableBytes { JSONText.writeDigits(value, to: $0.baseAddress!) }
+            #expect(String(decoding: scratch[..<n], as: UTF8.self) == String(value), "\(value)")
+        }
+    }
+
     /// ``CoordinateLine/parsePlainLine(_:)`` says to which places each number's text is what
     /// formatting writes: checked against the formatting itself, for every place 0…9, on
     /// random plain texts with and without leading and trailing zeros, signs and points.

@@ -26,13 +26,22 @@ public struct Geoid: Sendable {
 
     /// Columns in 360° of longitude, and whether the grid goes round the globe (the column
     /// after the last is then the first).
-    private let period: Double
-    private let wraps: Bool
+    @usableFromInline let period: Double
+    @usableFromInline let wraps: Bool
+    /// 1 / the spacings, where both are powers of two (EGM96 15′: 0.25°), else 0. Dividing by
+    /// a power of two and multiplying by its exact reciprocal round the same real number, so
+    /// give the same bits; a look-up then makes no division (two were a tenth of
+    /// `elevation --batch`'s time, the quotients waited on by everything after them).
+    @usableFromInline let rowsPerDegree: Double, columnsPerDegree: Double
 
     public init(grid: ElevationGrid) {
         self.grid = grid
         period = 360 / grid.longitudeSpacing
         wraps = abs(period - Double(grid.columns)) < 0.5
+        func isPowerOfTwo(_ x: Double) -> Bool { x.isNormal && x > 0 && x.significandBitPattern == 0 && (1 / x).isNormal }
+        let exact = isPowerOfTwo(grid.latitudeSpacing) && isPowerOfTwo(grid.longitudeSpacing)
+        rowsPerDegree = exact ? 1 / grid.latitudeSpacing : 0
+        columnsPerDegree = exact ? 1 / grid.longitudeSpacing : 0
     }
 
     /// The largest |∂N/∂east| + |∂N/∂north| of the bilinear surface (≥ its gradient's length),
@@ -76,10 +85,13 @@ public struct Geoid: Sendable {
     /// EGM96 undulation at a point, metres (−107 … +85 on Earth). Degrees in; any longitude.
     /// Bilinear between the four surrounding posts; the column after the last wraps to the first
     /// when the grid goes round the globe.
-    public func undulation(latitude: Double, longitude: Double) -> Double {
+    /// Inlinable: called across modules, from a caller's mutable state, the geoid (152 bytes)
+    /// was copied to the stack for each look-up.
+    @inlinable @inline(__always) public func undulation(latitude: Double, longitude: Double) -> Double {
         let g = grid
-        let fr = min(max((g.north - latitude) / g.latitudeSpacing, 0), Double(g.rows - 1))
-        var fc = (longitude - g.west) / g.longitudeSpacing
+        let byRows = rowsPerDegree != 0
+        let fr = min(max(byRows ? (g.north - latitude) * rowsPerDegree : (g.north - latitude) / g.latitudeSpacing, 0), Double(g.rows - 1))
+        var fc = byRows ? (longitude - g.west) * columnsPerDegree : (longitude - g.west) / g.longitudeSpacing
         if wraps {
             if fc < 0 || fc >= period {
                 fc = fc.truncatingRemainder(dividingBy: period)

@@ -1,22 +1,22 @@
 import Foundation
 import TapSeek
 
-/// One short output record assembled in scratch memory through a raw pointer, then appended to
-/// an ``OutputBuffer`` in one copy: for batch writers of millions of records, where a dozen small
-/// appends to a growing array (each checking its uniqueness and capacity) cost more than
-/// finding the record's content.
+/// One short output record written through a raw pointer straight into an ``OutputBuffer``'s
+/// storage: for batch writers of millions of records, where a dozen small appends (each
+/// checking the buffer's uniqueness and capacity) cost more than finding the record's content.
 struct RecordBytes {
     private let base: UnsafeMutableRawPointer
     private let capacity: Int
     private var count = 0
 
-    /// Calls `body` with a writer over `capacity` bytes of scratch memory (on the stack when
-    /// small) and appends what it wrote to `out`. Writing more than `capacity` bytes traps.
+    /// Calls `body` with a writer over room for `capacity` bytes at the end of `out`, and keeps
+    /// what it wrote (no scratch copy: that and its append were a sixth of a batch record).
+    /// Writing more than `capacity` bytes traps.
     @inline(__always) static func append(to out: inout OutputBuffer, capacity: Int, _ body: (inout RecordBytes) -> Void) {
-        withUnsafeTemporaryAllocation(byteCount: capacity, alignment: 8) { scratch in
-            var record = RecordBytes(base: scratch.baseAddress!, capacity: capacity)
+        out.appendInPlace(upTo: capacity) { base in
+            var record = RecordBytes(base: base, capacity: capacity)
             body(&record)
-            out.append(bytes: UnsafeRawBufferPointer(start: scratch.baseAddress, count: record.count))
+            return record.count
         }
     }
 

@@ -58,6 +58,20 @@ struct PhotoFitTests {
         return m
     }
 
+    /// A clear render of `scene` answered with its compass.
+    static func answer(_ scene: Scene, locator: Locator) throws -> PhotoResult {
+        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: camera).render(locator: locator)
+        return locator.photo(metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)), pixels: image)
+    }
+
+    /// The reason a clear render of `scene`, its skyline plain to see, is refused.
+    static func refusal(_ scene: Scene, locator: Locator) throws -> String {
+        let result = try answer(scene, locator: locator)
+        #expect((result.skyline?.coverage ?? 0) > 0.8, "the skyline is plain to see")
+        #expect(result.status == .uncalibrated)
+        return try #require(result.warnings.first { $0.code == .calibrationRefused }).message
+    }
+
     @Test(arguments: clear)
     func aClearPhotoGivesBackItsOrientation(scene: Scene) throws {
         let locator = try Self.locator()
@@ -125,12 +139,8 @@ struct PhotoFitTests {
         let locator = try Self.locator()
         let scene = Scene(name: "a slope above the Dudh Kosi", location: .init(latitude: 27.38422, longitude: 86.35601),
                           truth: CameraOrientation(heading: 138, pitch: 6, roll: 1), compassError: 9)
-        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera).render(locator: locator)
-        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)), pixels: image)
-        #expect((result.skyline?.coverage ?? 0) > 0.8, "the skyline is plain to see")
-        #expect(result.status == .uncalibrated)
-        let refusal = try #require(result.warnings.first { $0.code == .calibrationRefused })
-        #expect(refusal.message.contains("km away, where the DEM's heights (±6 m) alone put it"), "\(refusal.message)")
+        let refusal = try Self.refusal(scene, locator: locator)
+        #expect(refusal.contains("km away, where the DEM's heights (±6 m) alone put it"), "\(refusal)")
     }
 
     /// A ridge 0.8–1.4 km away above the Dudh Kosi: turned by 1° and refitted in pitch and roll,
@@ -141,8 +151,7 @@ struct PhotoFitTests {
         let locator = try Self.locator()
         let scene = Scene(name: "a ridge across the Dudh Kosi", location: .init(latitude: 27.50580, longitude: 86.46345),
                           truth: CameraOrientation(heading: 247.556, pitch: 2, roll: 0), compassError: -11)
-        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera).render(locator: locator)
-        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)), pixels: image)
+        let result = try Self.answer(scene, locator: locator)
         #expect(result.status == .calibrated, "\(result.warnings)")
         let c = try #require(result.calibration)
         let sigma = try #require(c.covariance)[0][0].squareRoot()
@@ -159,12 +168,8 @@ struct PhotoFitTests {
         let locator = try Self.locator()
         let scene = Scene(name: "west from above Sant Llorenç de Morunys", location: .init(latitude: 42.31446, longitude: 1.46229),
                           truth: CameraOrientation(heading: 291, pitch: 5, roll: 1), compassError: 7)
-        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera).render(locator: locator)
-        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)), pixels: image)
-        #expect((result.skyline?.coverage ?? 0) > 0.8, "the skyline is plain to see")
-        #expect(result.status == .uncalibrated)
-        let refusal = try #require(result.warnings.first { $0.code == .calibrationRefused })
-        #expect(refusal.message.contains("look where the DEM does not settle the skyline") && refusal.message.contains("tapseek dem fetch"), "\(refusal.message)")
+        let refusal = try Self.refusal(scene, locator: locator)
+        #expect(refusal.contains("look where the DEM does not settle the skyline") && refusal.contains("tapseek dem fetch"), "\(refusal)")
     }
 
     /// Photos where no trustworthy skyline can be had: each is refused (uncalibrated), or

@@ -17,7 +17,7 @@ struct SkylineWebScoreTests {
     /// column's first strong edge and nothing below a solid run of terrain taken as sky, 29 with
     /// the sky followed down each column as it drifts (a pale band at the horizon), 30 with only
     /// a step or texture (a second difference) stopping it.
-    static let floor = 31
+    static let floor = 33
 
     @Test func realPhotographsMeetTheScoreFloor() throws {
         try #require(SharedData.exists(SkylineTraceFile.folder), Comment(rawValue: SharedData.missing(SkylineTraceFile.folder)))

@@ -38,7 +38,7 @@ public enum SkylineDetector {
     static let jumpCost: Float = 0.6
     static let jumpCap: Float = 40
     /// The share of each column's sky, from the top, that the sky's colour lines are fitted to.
-    static let skyFitShare = 0.7
+    static let skyFitShare = 0.35
     /// Departure from the sky's line (in its spreads, RMS over the channels) where a pixel
     /// starts to cost as terrain, and over how many more it reaches the cap.
     static let departureStart: Float = 3

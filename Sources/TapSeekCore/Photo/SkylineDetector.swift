@@ -55,7 +55,7 @@ public enum SkylineDetector {
     /// moves the sky toward its colour by 1/(``followShare``·height) per row.
     static let followWithin: Float = 2
     /// Noise alone gives a second difference of √6 ≈ 2.45 times the noise: about twice that.
-    static let smoothCurvature: Float = 5
+    static let smoothCurvature: Float = 10
     static let followShare: Float = 0.01
 
     /// A detected skyline.
@@ -426,7 +426,7 @@ struct ColourPlanes {
                     spread += line.spread[c]
                 }
                 let near = (d2 / 3).squareRoot(), distance = (t2 / 3).squareRoot()
-                if near < SkylineDetector.followWithin, isSmooth(x: x, y: y, noise: noise) {
+                if near < SkylineDetector.followWithin, isSmooth(x: x, y: y, noise: skyNoise) {
                     for c in 0..<3 { sky[c] += (planes[c][i] - sky[c]) * rate }
                 }
                 // Only what is darker than the sky there: clouds are as bright or brighter.

@@ -14,7 +14,11 @@ import Foundation
 ///   costs less (weight ``edgeWeight``);
 /// - **continuity**: moving the boundary by d rows from one column to the next costs
 ///   ``jumpCost``·min(d, ``jumpCap``): a truncated L1 penalty, solved exactly per column by a
-///   distance transform (Felzenszwalb & Huttenlocher 2012), so the pass is linear in the pixels.
+///   distance transform (Felzenszwalb & Huttenlocher 2012), so the pass is linear in the pixels;
+/// - **departure from the sky**: the sky is then modelled from the top of the frame and what
+///   departs from it going down, darker, costs as terrain
+///   (``ColourPlanes/addSkyDeparture(to:boundary:edges:noise:skyNoise:)``), measured against the
+///   sky's own noise, not the frame's (a forest's texture inflates that tenfold).
 ///
 /// Each column then gets a **confidence** from the contrast across its boundary (in noise units)
 /// and from how sky-like above and terrain-like below its neighbourhood is. Columns where the
@@ -37,7 +41,9 @@ public enum SkylineDetector {
     static let edgeWeight: Float = 1.5
     static let jumpCost: Float = 0.6
     static let jumpCap: Float = 40
-    /// The share of each column's sky, from the top, that the sky's colour lines are fitted to.
+    /// The share of each column's sky, from the top, that the sky's colour lines are fitted to:
+    /// the upper third, so that a hazy far ridge the first boundary took for sky (it stops at the
+    /// forest below) stays out of the fit (at 0.7 the line was fitted to the ridge itself).
     static let skyFitShare = 0.35
     /// Departure from the sky's line (in its spreads, RMS over the channels) where a pixel
     /// starts to cost as terrain, and over how many more it reaches the cap.
@@ -54,7 +60,9 @@ public enum SkylineDetector {
     /// so far, in smooth surroundings (``ColourPlanes/isSmooth(x:y:noise:)``),
     /// moves the sky toward its colour by 1/(``followShare``·height) per row.
     static let followWithin: Float = 2
-    /// Noise alone gives a second difference of √6 ≈ 2.45 times the noise: about twice that.
+    /// In units of the sky's noise (``ColourPlanes/skyNoise()``): noise alone gives a second
+    /// difference of √6 ≈ 2.45 times the noise, so about four times that. The frame's noise,
+    /// inflated by a forest's texture, would let a ridge's blurred edge pass as smooth.
     static let smoothCurvature: Float = 10
     static let followShare: Float = 0.01
 
@@ -331,10 +339,12 @@ struct ColourPlanes {
     /// channel of the sky is fitted as a straight line in the row over the upper part of the sky
     /// the `boundary` leaves (its upper ``SkylineDetector/skyFitShare``), and a pixel whose colour
     /// lies more than ``SkylineDetector/departureStart`` spreads from that line (the fit's own
-    /// residual, at least twice the noise) costs as terrain, up to the cap. Below the fitted
-    /// rows the line's end is followed down the column where the sky drifts slowly and smoothly
-    /// (``SkylineDetector/followWithin``), so only a step departs. False when no band has enough
-    /// sky to fit.
+    /// residual, at least twice the sky's noise `skyNoise`: a hazy ridge 60 levels darker than a
+    /// clear sky departs even in a photo whose forest makes the frame's `noise` ten levels) costs
+    /// as terrain, up to the cap. Below the fitted rows the line's end is followed down the
+    /// column where the sky drifts slowly and smoothly (within ``SkylineDetector/followWithin``
+    /// spreads of the frame's noise, smooth in units of the sky's), so only a step departs.
+    /// False when no band has enough sky to fit.
     func addSkyDeparture(to cost: inout [Float], boundary: [Int], edges: [Float], noise: Float, skyNoise: Float) -> Bool {
         let bands = max(1, width / 50)
         // The sky each column's line is fitted to: the upper part of the sky the boundary leaves,
@@ -423,13 +433,14 @@ struct ColourPlanes {
                     let t = (planes[c][i] - sky[c]) / line.tight[c]
                     t2 += t * t
                     darker -= planes[c][i] - sky[c]
-                    spread += line.spread[c]
+                    spread += line.tight[c]
                 }
                 let near = (d2 / 3).squareRoot(), distance = (t2 / 3).squareRoot()
                 if near < SkylineDetector.followWithin, isSmooth(x: x, y: y, noise: skyNoise) {
                     for c in 0..<3 { sky[c] += (planes[c][i] - sky[c]) * rate }
                 }
-                // Only what is darker than the sky there: clouds are as bright or brighter.
+                // Only what is darker than the sky there (by the sum of its spreads against the
+                // sky's noise): clouds are as bright or brighter.
                 let departure = (distance - SkylineDetector.departureStart) / SkylineDetector.departureWidth
                 guard darker > spread else {
                     departed = 0

@@ -14,7 +14,11 @@ import Foundation
 ///   costs less (weight ``edgeWeight``);
 /// - **continuity**: moving the boundary by d rows from one column to the next costs
 ///   ``jumpCost``·min(d, ``jumpCap``): a truncated L1 penalty, solved exactly per column by a
-///   distance transform (Felzenszwalb & Huttenlocher 2012), so the pass is linear in the pixels.
+///   distance transform (Felzenszwalb & Huttenlocher 2012), so the pass is linear in the pixels;
+/// - **departure from the sky**: the sky is then modelled from the top of the frame and what
+///   departs from it going down, darker, costs as terrain
+///   (``ColourPlanes/addSkyDeparture(to:boundary:edges:noise:skyNoise:)``), measured against the
+///   sky's own noise, not the frame's (a forest's texture inflates that tenfold).
 ///
 /// Each column then gets a **confidence** from the contrast across its boundary (in noise units)
 /// and from how sky-like above and terrain-like below its neighbourhood is. Columns where the
@@ -37,8 +41,10 @@ public enum SkylineDetector {
     static let edgeWeight: Float = 1.5
     static let jumpCost: Float = 0.6
     static let jumpCap: Float = 40
-    /// The share of each column's sky, from the top, that the sky's colour lines are fitted to.
-    static let skyFitShare = 0.7
+    /// The share of each column's sky, from the top, that the sky's colour lines are fitted to:
+    /// the upper third, so that a hazy far ridge the first boundary took for sky (it stops at the
+    /// forest below) stays out of the fit (at 0.7 the line was fitted to the ridge itself).
+    static let skyFitShare = 0.35
     /// Departure from the sky's line (in its spreads, RMS over the channels) where a pixel
     /// starts to cost as terrain, and over how many more it reaches the cap.
     static let departureStart: Float = 3
@@ -54,8 +60,10 @@ public enum SkylineDetector {
     /// so far, in smooth surroundings (``ColourPlanes/isSmooth(x:y:noise:)``),
     /// moves the sky toward its colour by 1/(``followShare``·height) per row.
     static let followWithin: Float = 2
-    /// Noise alone gives a second difference of √6 ≈ 2.45 times the noise: about twice that.
-    static let smoothCurvature: Float = 5
+    /// In units of the sky's noise (``ColourPlanes/skyNoise()``): noise alone gives a second
+    /// difference of √6 ≈ 2.45 times the noise, so about four times that. The frame's noise,
+    /// inflated by a forest's texture, would let a ridge's blurred edge pass as smooth.
+    static let smoothCurvature: Float = 10
     static let followShare: Float = 0.01
 
     /// A detected skyline.
@@ -112,7 +120,7 @@ public enum SkylineDetector {
         // The sky as the top of the frame shows it, column band by band: what departs from it
         // going down is terrain, even where the colour models call it sky (a hazy far ridge
         // above a forest whose edge is stronger).
-        if colours.addSkyDeparture(to: &cost, boundary: boundary, edges: edges, noise: noise) {
+        if colours.addSkyDeparture(to: &cost, boundary: boundary, edges: edges, noise: noise, skyNoise: colours.skyNoise()) {
             boundary = bestBoundary(cost: cost, edges: edges, width: w, height: h)
         }
 
@@ -270,6 +278,23 @@ struct ColourPlanes {
         return max(1, 1.4826 * median / 2.0.squareRoot().float)
     }
 
+    /// The noise of the sky itself: the mean absolute difference between vertical neighbours
+    /// over the top rows of the frame (sky in nearly every landscape photo), each difference
+    /// clipped so that a cloud's edge does not count as noise, over 1.128 (E|d| of a Gaussian
+    /// difference is 1.128 σ); at least 0.5. ``noise()`` is the texture of the whole frame and
+    /// can be ten times more in a photo full of forest.
+    func skyNoise() -> Float {
+        let rows = max(2, height / 5)
+        var sum: Float = 0, count: Float = 0
+        for y in 1..<rows {
+            for x in stride(from: 0, to: width, by: 2) {
+                let i = y * width + x
+                for p in planes { sum += min(abs(p[i] - p[i - width]), 8); count += 1 }
+            }
+        }
+        return max(0.5, sum / max(count, 1) / 1.128)
+    }
+
     /// The first per-pixel sky cost (negative: sky-like) from brightness and blueness, scaled by
     /// their spread over the image and centred on their middle.
     func initialCost() -> [Float] {
@@ -314,11 +339,13 @@ struct ColourPlanes {
     /// channel of the sky is fitted as a straight line in the row over the upper part of the sky
     /// the `boundary` leaves (its upper ``SkylineDetector/skyFitShare``), and a pixel whose colour
     /// lies more than ``SkylineDetector/departureStart`` spreads from that line (the fit's own
-    /// residual, at least twice the noise) costs as terrain, up to the cap. Below the fitted
-    /// rows the line's end is followed down the column where the sky drifts slowly and smoothly
-    /// (``SkylineDetector/followWithin``), so only a step departs. False when no band has enough
-    /// sky to fit.
-    func addSkyDeparture(to cost: inout [Float], boundary: [Int], edges: [Float], noise: Float) -> Bool {
+    /// residual, at least twice the sky's noise `skyNoise`: a hazy ridge 60 levels darker than a
+    /// clear sky departs even in a photo whose forest makes the frame's `noise` ten levels) costs
+    /// as terrain, up to the cap. Below the fitted rows the line's end is followed down the
+    /// column where the sky drifts slowly and smoothly (within ``SkylineDetector/followWithin``
+    /// spreads of the frame's noise, smooth in units of the sky's), so only a step departs.
+    /// False when no band has enough sky to fit.
+    func addSkyDeparture(to cost: inout [Float], boundary: [Int], edges: [Float], noise: Float, skyNoise: Float) -> Bool {
         let bands = max(1, width / 50)
         // The sky each column's line is fitted to: the upper part of the sky the boundary leaves,
         // and never past the column's first strong edge (a boundary that went down to a lake
@@ -330,7 +357,7 @@ struct ColourPlanes {
             return min(share, y)
         }
         var fitted = false
-        var lines = [(a: [Float], b: [Float], spread: [Float], low: [Float], high: [Float])?](repeating: nil, count: bands)
+        var lines = [(a: [Float], b: [Float], spread: [Float], tight: [Float], low: [Float], high: [Float])?](repeating: nil, count: bands)
         for band in 0..<bands {
             let x0 = band * width / bands, x1 = (band + 1) * width / bands
             var n: Float = 0, sy: Float = 0, syy: Float = 0
@@ -363,11 +390,12 @@ struct ColourPlanes {
                 }
             }
             let spread = residual.map { max(($0 / n).squareRoot(), 2 * noise) }
+            let tight = residual.map { max(($0 / n).squareRoot(), 2 * skyNoise) }
             // The line holds over the rows it was fitted to; below them the sky is taken as no
             // brighter or darker than there (a sky that pales toward the horizon levels off: its
             // line carried on would call the pale sky near the horizon darker than itself).
             let ends = (0..<3).map { (a[$0], a[$0] + b[$0] * Float(deepest)) }
-            lines[band] = (a, b, spread, ends.map { min($0.0, $0.1) }, ends.map { max($0.0, $0.1) })
+            lines[band] = (a, b, spread, tight, ends.map { min($0.0, $0.1) }, ends.map { max($0.0, $0.1) })
             fitted = true
         }
         guard fitted else { return false }
@@ -398,18 +426,21 @@ struct ColourPlanes {
                     cost[i] = max(cost[i], 0)
                     continue
                 }
-                var d2: Float = 0, darker: Float = 0, spread: Float = 0
+                var d2: Float = 0, t2: Float = 0, darker: Float = 0, spread: Float = 0
                 for c in 0..<3 {
                     let r = (planes[c][i] - sky[c]) / line.spread[c]
                     d2 += r * r
+                    let t = (planes[c][i] - sky[c]) / line.tight[c]
+                    t2 += t * t
                     darker -= planes[c][i] - sky[c]
-                    spread += line.spread[c]
+                    spread += line.tight[c]
                 }
-                let distance = (d2 / 3).squareRoot()
-                if distance < SkylineDetector.followWithin, isSmooth(x: x, y: y, noise: noise) {
+                let near = (d2 / 3).squareRoot(), distance = (t2 / 3).squareRoot()
+                if near < SkylineDetector.followWithin, isSmooth(x: x, y: y, noise: skyNoise) {
                     for c in 0..<3 { sky[c] += (planes[c][i] - sky[c]) * rate }
                 }
-                // Only what is darker than the sky there: clouds are as bright or brighter.
+                // Only what is darker than the sky there (by the sum of its spreads against the
+                // sky's noise): clouds are as bright or brighter.
                 let departure = (distance - SkylineDetector.departureStart) / SkylineDetector.departureWidth
                 guard darker > spread else {
                     departed = 0

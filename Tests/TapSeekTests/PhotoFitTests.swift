@@ -58,10 +58,12 @@ struct PhotoFitTests {
         return m
     }
 
-    /// A clear render of `scene` answered with its compass.
-    static func answer(_ scene: Scene, locator: Locator) throws -> PhotoResult {
-        let image = try PhotoRenderer(location: scene.location, orientation: scene.truth, camera: camera).render(locator: locator)
-        return locator.photo(metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)), pixels: image)
+    /// A render of `scene`, clear or with `snow` on the crests, answered with its compass.
+    static func answer(_ scene: Scene, locator: Locator, snow: (line: Double, depth: Double)? = nil) throws -> PhotoResult {
+        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: camera)
+        renderer.snow = snow
+        return locator.photo(metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)),
+                             pixels: try renderer.render(locator: locator))
     }
 
     /// The reason a clear render of `scene`, its skyline plain to see, is refused.
@@ -225,10 +227,7 @@ struct PhotoFitTests {
         let locator = try Self.locator()
         let scene = Scene(name: "snow west of Thame", location: .init(latitude: 27.811588, longitude: 86.454074),
                           truth: CameraOrientation(heading: 290.384, pitch: 7.114, roll: -3.649), compassError: 5.4)
-        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
-        renderer.snow = (line: 5500, depth: 1.5)
-        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)),
-                                   pixels: try renderer.render(locator: locator))
+        let result = try Self.answer(scene, locator: locator, snow: (line: 5500, depth: 1.5))
         let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
         #expect(abs(c.pitch - scene.truth.pitch) < 0.2 && abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2, "\(c)")
     }
@@ -240,10 +239,7 @@ struct PhotoFitTests {
         let locator = try Self.locator()
         let scene = Scene(name: "snow over the Dudh Kosi", location: .init(latitude: 27.822386, longitude: 86.451947),
                           truth: CameraOrientation(heading: 244.298, pitch: 9.415, roll: -2.723), compassError: 10)
-        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
-        renderer.snow = (line: 5500, depth: 1.5)
-        let result = locator.photo(Self.metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)),
-                                   pixels: try renderer.render(locator: locator))
+        let result = try Self.answer(scene, locator: locator, snow: (line: 5500, depth: 1.5))
         if let c = result.calibration {
             #expect(abs(c.pitch - scene.truth.pitch) < 0.2 && abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2, "\(c)")
         } else {

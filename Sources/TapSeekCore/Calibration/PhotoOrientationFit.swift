@@ -150,11 +150,13 @@ public enum PhotoOrientationFit {
         fits.sort { ($0.matched, -$0.rms) > ($1.matched, -$1.rms) }
         let consistent = fits.filter { belowBoundShare(fit: fit, at: $0.angles, lowerBounds: lowerBounds, tolerance: $0.tolerance) <= maximumBelowBound }
         guard let best = consistent.first else {
-            // Most often the DEM settles the skyline behind too little of the photo (the view
-            // reaches past the tiles loaded): then the fix is more DEM, and the reason says so.
-            let unsettled = fit.unsettledNote(.init(heading: given.heading, pitch: given.pitch, roll: given.roll))
-            throw .noFit(fits.isEmpty ? "no orientation within the search explains the skyline" + unsettled
-                                      : "every orientation that explains part of the skyline puts the rest of it below terrain the DEM shows")
+            guard !fits.isEmpty else {
+                // Most often the DEM settles the skyline behind too little of the photo (the view
+                // reaches past the tiles loaded): then the fix is more DEM, and the reason says so.
+                throw .noFit("no orientation within the search explains the skyline"
+                             + fit.unsettledNote(.init(heading: given.heading, pitch: given.pitch, roll: given.roll)))
+            }
+            throw .noFit("every orientation that explains part of the skyline puts the rest of it below terrain the DEM shows")
         }
         fits = consistent
 

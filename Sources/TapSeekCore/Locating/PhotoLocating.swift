@@ -251,12 +251,7 @@ extension Locator {
     static func raisedToCrests(_ detected: [Reading.Pixel], crestTops: [Reading.Pixel], gap: Double) -> [Reading.Pixel] {
         let tops = crestTops.sorted { $0.x < $1.x }
         return detected.map { p in
-            // The first top at or right of the point (binary search).
-            var next = 0, end = tops.count
-            while next < end {
-                let mid = (next + end) / 2
-                if tops[mid].x < p.x { next = mid + 1 } else { end = mid }
-            }
+            let next = tops.firstIndex { $0.x >= p.x } ?? tops.count
             if next < tops.count, tops[next].x == p.x { return Reading.Pixel(x: p.x, y: tops[next].y) }
             guard next > 0, next < tops.count else { return p }
             let left = tops[next - 1], right = tops[next]
@@ -289,7 +284,7 @@ extension Locator {
         let apart = max(abs(remainder(a.heading - b.heading, 360)), abs(a.pitch - b.pitch), abs(a.roll - b.roll))
         guard apart > crestAgreement else { return fit }
         if b.matched >= a.matched, b.residual <= a.residual { return other }
-        throw .noFit(band + String(format: ", and the two fit %.1f° apart, the foot more closely (%d points within %.3f° rms against %d within %.3f°)",
+        throw .noFit(band + String(format: ", and the two fit %.1f° apart, the foot more closely (foot: %d points, %.3f° rms; top: %d points, %.3f° rms)",
                                    apart, a.matched, a.residual, b.matched, b.residual))
     }
 }

@@ -232,6 +232,20 @@ struct PhotoFitTests {
         #expect(abs(c.pitch - scene.truth.pitch) < 0.2 && abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2, "\(c)")
     }
 
+    /// Snow 1.5° deep on the crests above 5 500 m across a third of the skyline, north of
+    /// Khumjung: the snow's foot, 1.5° under the DEM's skyline, leaves the rest of the points too
+    /// few to fit anywhere. Before: refused ("fits the DEM nowhere in the search"); the crests'
+    /// tops alone fit.
+    @Test func snowThatLeavesItsFootNothingToFitIsCalibratedFromTheTops() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "snow north of Khumjung", location: .init(latitude: 27.667821, longitude: 86.620772),
+                          truth: CameraOrientation(heading: 353.777, pitch: 6.899, roll: -1.730), compassError: -8)
+        let result = try Self.answer(scene, locator: locator, snow: (line: 5500, depth: 1.5))
+        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
+        #expect(abs(c.pitch - scene.truth.pitch) < 0.2 && abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2
+                && abs(c.roll - scene.truth.roll) < 0.5, "\(c)")
+    }
+
     /// Snow 1.5° deep on every crest above 5 500 m, against a pale sky, above the Dudh Kosi: the
     /// detected skyline is the snow's lower edge, which fits the DEM with the pitch 1.5° too
     /// steep. Before: calibrated at pitch 10.96° for 9.42°. The crests' tops must fit too and agree.

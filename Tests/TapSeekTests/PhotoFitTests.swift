@@ -232,6 +232,22 @@ struct PhotoFitTests {
         #expect(abs(c.pitch - scene.truth.pitch) < 0.2 && abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2, "\(c)")
     }
 
+    /// A V-shaped valley's straight flanks above Airolo: a fit 0.47° off in heading
+    /// matched 264 points within its own loose tolerance (0.12° rms), the right one 263 within a
+    /// tight one (0.005° rms), and one point more won. Fits are now ranked by their points within
+    /// the tightest tolerance any of them reached.
+    @Test func aLooseFitDoesNotOutrankATightOneByAPoint() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "above Airolo", location: .init(latitude: 46.5423537709689, longitude: 8.635164787176405),
+                          truth: CameraOrientation(heading: 53.54021669482847, pitch: 5.738249669930408, roll: 1.8278869173522478), compassError: 7)
+        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        renderer.seed = 4
+        let result = locator.photo(Self.metadata(scene, heading: scene.truth.heading + scene.compassError), pixels: try renderer.render(locator: locator))
+        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
+        #expect(abs(remainder(c.heading - scene.truth.heading, 360)) < 0.05 && abs(c.pitch - scene.truth.pitch) < 0.05
+                && abs(c.roll - scene.truth.roll) < 0.1, "\(c)")
+    }
+
     /// Snow 1.5° deep on the crests above 5 500 m across a third of the skyline, north of
     /// Khumjung: the snow's foot, 1.5° under the DEM's skyline, leaves the rest of the points too
     /// few to fit anywhere. Before: refused ("fits the DEM nowhere in the search"); the crests'

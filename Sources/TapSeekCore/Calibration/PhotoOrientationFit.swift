@@ -146,8 +146,13 @@ public enum PhotoOrientationFit {
                                  skylineRays: pixels.map { camera.ray(throughPixelX: $0.x, y: $0.y) },
                                  landmarkRays: [], landmarks: [], profile: profile)
         let starts = coarseStarts(fit: fit, fullCircle: fullCircle)
-        var fits = starts.map { fit.refine(from: $0, freeRoll: true) }
-        fits.sort { ($0.matched, -$0.rms) > ($1.matched, -$1.rms) }
+        // Ranked by their points within one tolerance, the tightest any fit reached: each fit's
+        // own tolerance follows its misfits, so a loose fit 0.5° off would count all the points a
+        // tight one fits to 0.01°, and one more.
+        let refined = starts.map { fit.refine(from: $0, freeRoll: true) }
+        let common = refined.map(\.tolerance).min() ?? OrientationFit.matchTolerance.lowerBound
+        var fits = refined.map { ($0, matches(fit: fit, at: $0.angles, tolerance: common)) }
+            .sorted { ($0.1.count, -$0.1.rms) > ($1.1.count, -$1.1.rms) }.map(\.0)
         let consistent = fits.filter { belowBoundShare(fit: fit, at: $0.angles, lowerBounds: lowerBounds, tolerance: $0.tolerance) <= maximumBelowBound }
         guard let best = consistent.first else {
             guard !fits.isEmpty else {

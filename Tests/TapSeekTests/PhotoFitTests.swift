@@ -248,6 +248,23 @@ struct PhotoFitTests {
                 && abs(c.roll - scene.truth.roll) < 0.1, "\(c)")
     }
 
+    /// A cloud 8° wide on the ridge north-east of Andorra, over the notch where the view leaves
+    /// the tile: the DEM's skyline there is only a lower bound, and the 6 points of the cloud's
+    /// foot under it were a fifth of the 31 points so bounded, so every fit was discarded ("puts
+    /// the rest below terrain the DEM shows"). They are 2 % of the photo's points.
+    @Test func aCloudOverTheNotchWhereTheViewLeavesTheTileDoesNotDiscardEveryFit() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "north-east of Andorra", location: .init(latitude: 42.66507421497977, longitude: 1.2756830288843133),
+                          truth: CameraOrientation(heading: 51.414930427197476, pitch: 8.259705546483605, roll: -0.8993279958467566), compassError: 7)
+        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        let centre = ViewDirection(enu: scene.truth.direction(ofPixelX: 370, y: 295, camera: Self.camera))
+        renderer.clouds = [.init(azimuth: centre.azimuth, elevation: scene.truth.pitch, width: 8, height: 5)]
+        let result = locator.photo(Self.metadata(scene, heading: scene.truth.heading + scene.compassError), pixels: try renderer.render(locator: locator))
+        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
+        #expect(abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2 && abs(c.pitch - scene.truth.pitch) < 0.2
+                && abs(c.roll - scene.truth.roll) < 0.5, "\(c)")
+    }
+
     /// Snow 1.5° deep on the crests above 5 500 m across a third of the skyline, north of
     /// Khumjung: the snow's foot, 1.5° under the DEM's skyline, leaves the rest of the points too
     /// few to fit anywhere. Before: refused ("fits the DEM nowhere in the search"); the crests'

@@ -269,7 +269,9 @@ extension Locator {
     /// fails while the bands cover less than ``crestShare`` of the columns. When both fit and
     /// disagree, the skyline is the topmost boundary the DEM supports: the tops' fit is the
     /// answer when it matches as many points at least as closely (a cloud's top rarely follows
-    /// a ridge's ups and downs as its foot does); otherwise which is right is unknown.
+    /// a ridge's ups and downs as its foot does); otherwise which is right is unknown. When the
+    /// feet (`feet`) fit nowhere, the tops' fit is the answer if there is one; else the feet's
+    /// refusal stands.
     static func resolveWhiteCrests(_ feet: Result<PhotoOrientationFit.Fit, CalibrationError>, crestTops: [Reading.Pixel], detected: [Reading.Pixel],
                                    imageWidth: Double, refit: ([Reading.Pixel]) -> PhotoOrientationFit.Fit?) throws(CalibrationError) -> PhotoOrientationFit.Fit {
         guard !crestTops.isEmpty, !detected.isEmpty else { return try feet.get() }
@@ -280,8 +282,8 @@ extension Locator {
         let fit: PhotoOrientationFit.Fit
         switch feet {
         case .success(let found): fit = found
-        case .failure(let error):
-            guard let tops = refit(raised) else { throw error }
+        case .failure(let refusal):
+            guard let tops = refit(raised) else { throw refusal }
             return tops
         }
         let share = Double(crestTops.count) / Double(detected.count)

@@ -101,7 +101,10 @@ struct PhotoAccuracyBenchmark {
                     if let c = result.calibration {
                         t.calibrated += 1
                         let dh = abs(remainder(c.heading - truth.heading, 360)), dp = abs(c.pitch - truth.pitch), dr = abs(c.roll - truth.roll)
-                        if dh < 0.2, dp < 0.2, dr < 0.5 { t.withinTargets += 1 }
+                        if dh < 0.2, dp < 0.2, dr < 0.5 { t.withinTargets += 1 } else if kind.hasSuffix("settled") {
+                            print("OFF \(tile) \(kind) at \(location.latitude),\(location.longitude): truth \(truth.heading) \(truth.pitch) \(truth.roll), got \(c.heading) \(c.pitch) \(c.roll)")
+                            try Self.dump(image, result: result, truth: truth, location: location, locator: locator, name: "\(tile) \(kind) \(location.latitude)")
+                        }
                         if let v = c.covariance, let inverse = Self.inverse(v) {
                             let e = [remainder(c.heading - truth.heading, 360), c.pitch - truth.pitch, c.roll - truth.roll]
                             var q = 0.0
@@ -131,8 +134,9 @@ struct PhotoAccuracyBenchmark {
                             if miss <= max(50, 0.01 * expected.distance) { t.tapsWithin += 1 }
                         }
                     }
-                    if result.calibration == nil, kind.hasPrefix("clear, compass, settled") || kind.hasPrefix("near") {
-                        print("REFUSED \(tile) at \(location.latitude),\(location.longitude) heading \(truth.heading): "
+                    if result.calibration == nil, kind.hasSuffix("settled") || kind.hasPrefix("near") {
+                        try Self.dump(image, result: result, truth: truth, location: location, locator: locator, name: "\(tile) \(kind) \(location.latitude)")
+                        print("REFUSED \(tile) \(kind) at \(location.latitude),\(location.longitude) heading \(truth.heading) pitch \(truth.pitch) roll \(truth.roll): "
                               + Self.skylineError(result, truth: truth, location: location, locator: locator) + " | "
                               + result.warnings.map(\.message).joined(separator: "; "))
                     }
@@ -193,6 +197,31 @@ extension PhotoAccuracyBenchmark {
 
     /// How far the detected skyline lies from the DEM's under the true orientation: the share of
     /// points within 0.1°, and the median and 90th percentile of the misses, degrees.
+    /// With `TAPSEEK_PHOTO_DUMP=DIR`, writes the photo to DIR as a PPM with the true skyline
+    /// (blue), the detected one (red) and the white crests' tops (green) drawn over it.
+    static func dump(_ image: PixelImage, result: PhotoResult, truth: CameraOrientation, location: Reading.Location,
+                     locator: Locator, name: String) throws {
+        guard let directory = ProcessInfo.processInfo.environment["TAPSEEK_PHOTO_DUMP"] else { return }
+        var rgb = image.rgb
+        func mark(_ x: Double, _ y: Double, _ colour: [UInt8]) {
+            let column = Int(x), row = Int(y.rounded())
+            guard column >= 0, column < image.width, row >= 0, row < image.height else { return }
+            rgb.replaceSubrange((row * image.width + column) * 3..<(row * image.width + column) * 3 + 3, with: colour)
+        }
+        let camera = PhotoFitTests.camera
+        let azimuths = (0..<image.width).map { ViewDirection(enu: truth.direction(ofPixelX: Double($0) + 0.5, y: camera.imageHeight / 2, camera: camera)).azimuth }
+        for (x, point) in zip(0..., try locator.skyline(from: location, azimuths: azimuths)) {
+            guard let elevation = point.elevationAngle,
+                  let p = truth.pixel(of: ViewDirection(azimuth: azimuths[x], elevation: elevation).enu, camera: camera) else { continue }
+            mark(p.x, p.y, [0, 0, 255])
+        }
+        for p in result.skyline?.points ?? [] { mark(p.x, p.y, [255, 0, 0]) }
+        for p in SkylineDetector.detect(in: image, fullWidth: image.width, fullHeight: image.height).crestTops { mark(p.x, p.y, [0, 200, 0]) }
+        let header = Array("P6\n\(image.width) \(image.height)\n255\n".utf8)
+        let file = name.replacingOccurrences(of: " ", with: "_").replacingOccurrences(of: ",", with: "") + ".ppm"
+        try Data(header + rgb).write(to: URL(fileURLWithPath: directory).appendingPathComponent(file))
+    }
+
     static func skylineError(_ result: PhotoResult, truth: CameraOrientation, location: Reading.Location, locator: Locator) -> String {
         guard let points = result.skyline?.points, !points.isEmpty else { return "no skyline" }
         let views = points.map { ViewDirection(enu: truth.direction(ofPixelX: $0.x, y: $0.y, camera: PhotoFitTests.camera)) }

@@ -232,6 +232,53 @@ struct PhotoFitTests {
         #expect(abs(c.pitch - scene.truth.pitch) < 0.2 && abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2, "\(c)")
     }
 
+    /// A V-shaped valley's straight flanks above Airolo: a fit 0.47° off in heading
+    /// matched 264 points within its own loose tolerance (0.12° rms), the right one 263 within a
+    /// tight one (0.005° rms), and one point more won. Fits are now ranked by their points within
+    /// the tightest tolerance any of them reached.
+    @Test func aLooseFitDoesNotOutrankATightOneByAPoint() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "above Airolo", location: .init(latitude: 46.5423537709689, longitude: 8.635164787176405),
+                          truth: CameraOrientation(heading: 53.54021669482847, pitch: 5.738249669930408, roll: 1.8278869173522478), compassError: 7)
+        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        renderer.seed = 4
+        let result = locator.photo(Self.metadata(scene, heading: scene.truth.heading + scene.compassError), pixels: try renderer.render(locator: locator))
+        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
+        #expect(abs(remainder(c.heading - scene.truth.heading, 360)) < 0.05 && abs(c.pitch - scene.truth.pitch) < 0.05
+                && abs(c.roll - scene.truth.roll) < 0.1, "\(c)")
+    }
+
+    /// A cloud 8° wide on the ridge north-east of Andorra, over the notch where the view leaves
+    /// the tile: the DEM's skyline there is only a lower bound, and the 6 points of the cloud's
+    /// foot under it were a fifth of the 31 points so bounded, so every fit was discarded ("puts
+    /// the rest below terrain the DEM shows"). They are 2 % of the photo's points.
+    @Test func aCloudOverTheNotchWhereTheViewLeavesTheTileDoesNotDiscardEveryFit() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "north-east of Andorra", location: .init(latitude: 42.66507421497977, longitude: 1.2756830288843133),
+                          truth: CameraOrientation(heading: 51.414930427197476, pitch: 8.259705546483605, roll: -0.8993279958467566), compassError: 7)
+        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
+        let centre = ViewDirection(enu: scene.truth.direction(ofPixelX: 370, y: 295, camera: Self.camera))
+        renderer.clouds = [.init(azimuth: centre.azimuth, elevation: scene.truth.pitch, width: 8, height: 5)]
+        let result = locator.photo(Self.metadata(scene, heading: scene.truth.heading + scene.compassError), pixels: try renderer.render(locator: locator))
+        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
+        #expect(abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2 && abs(c.pitch - scene.truth.pitch) < 0.2
+                && abs(c.roll - scene.truth.roll) < 0.5, "\(c)")
+    }
+
+    /// Snow 1.5° deep on the crests above 5 500 m across a third of the skyline, north of
+    /// Khumjung: the snow's foot, 1.5° under the DEM's skyline, leaves the rest of the points too
+    /// few to fit anywhere. Before: refused ("fits the DEM nowhere in the search"); the crests'
+    /// tops alone fit.
+    @Test func snowThatLeavesItsFootNothingToFitIsCalibratedFromTheTops() throws {
+        let locator = try Self.locator()
+        let scene = Scene(name: "snow north of Khumjung", location: .init(latitude: 27.667821, longitude: 86.620772),
+                          truth: CameraOrientation(heading: 353.777, pitch: 6.899, roll: -1.730), compassError: -8)
+        let result = try Self.answer(scene, locator: locator, snow: (line: 5500, depth: 1.5))
+        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
+        #expect(abs(c.pitch - scene.truth.pitch) < 0.2 && abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2
+                && abs(c.roll - scene.truth.roll) < 0.5, "\(c)")
+    }
+
     /// Snow 1.5° deep on every crest above 5 500 m, against a pale sky, above the Dudh Kosi: the
     /// detected skyline is the snow's lower edge, which fits the DEM with the pitch 1.5° too
     /// steep. Before: calibrated at pitch 10.96° for 9.42°. The crests' tops must fit too and agree.

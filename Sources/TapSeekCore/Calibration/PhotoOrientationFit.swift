@@ -18,8 +18,10 @@ import Foundation
 /// **Judgement**, stricter than a traced skyline's, because a calibrated photo that is wrong is
 /// the worst outcome and refusing is fine. Where the DEM does not settle the skyline (the search
 /// left the DEM first, ``Panorama/Point/complete``), its angle is still a **lower bound**: terrain
-/// beyond can only raise the skyline. A fit that puts more than ``maximumBelowBound`` of those
-/// points below their bound is discarded before the best is chosen. A fit is refused (`no-fit`) when:
+/// beyond can only raise the skyline. A fit that puts more than ``maximumBelowBound`` of the
+/// photo's points below such a bound is discarded before the best is chosen: a share of all the
+/// points, not of those few, because a cloud or haze in front of a notch where the view leaves
+/// the tile hides the skyline there and lowers every point it covers. A fit is refused (`no-fit`) when:
 /// - fewer than ``minimumMatchedShare`` of the points with a settled DEM skyline behind them, or
 ///   fewer than ``minimumExplainedShare`` of all the points (or fewer than ``minimumMatched``), lie
 ///   within the match tolerance;
@@ -146,8 +148,13 @@ public enum PhotoOrientationFit {
                                  skylineRays: pixels.map { camera.ray(throughPixelX: $0.x, y: $0.y) },
                                  landmarkRays: [], landmarks: [], profile: profile)
         let starts = coarseStarts(fit: fit, fullCircle: fullCircle)
-        var fits = starts.map { fit.refine(from: $0, freeRoll: true) }
-        fits.sort { ($0.matched, -$0.rms) > ($1.matched, -$1.rms) }
+        // Ranked by their points within one tolerance, the tightest any fit reached: each fit's
+        // own tolerance follows its misfits, so a loose fit 0.5° off would count all the points a
+        // tight one fits to 0.01°, and one more.
+        let refined = starts.map { fit.refine(from: $0, freeRoll: true) }
+        let common = refined.map(\.tolerance).min() ?? OrientationFit.matchTolerance.lowerBound
+        var fits = refined.map { ($0, matches(fit: fit, at: $0.angles, tolerance: common)) }
+            .sorted { ($0.1.count, -$0.1.rms) > ($1.1.count, -$1.1.rms) }.map(\.0)
         let consistent = fits.filter { belowBoundShare(fit: fit, at: $0.angles, lowerBounds: lowerBounds, tolerance: $0.tolerance) <= maximumBelowBound }
         guard let best = consistent.first else {
             guard !fits.isEmpty else {
@@ -268,20 +275,16 @@ public enum PhotoOrientationFit {
         return residuals[residuals.count * 95 / 100] - residuals[residuals.count * 5 / 100]
     }
 
-    /// The share of the points over unsettled azimuths that lie more than `tolerance` below the
-    /// DEM's lower bound there, under the angles `a`; 0 when there are none.
+    /// The share of the points that lie, under the angles `a`, more than `tolerance` below the
+    /// DEM's lower bound at their azimuth (where the DEM does not settle the skyline).
     static func belowBoundShare(fit: OrientationFit, at a: OrientationFit.Angles, lowerBounds: SkylineProfile?, tolerance: Double) -> Double {
-        guard let lowerBounds else { return 0 }
+        guard let lowerBounds, !fit.skylineRays.isEmpty else { return 0 }
         let tilt = OrientationFit.Tilt(pitch: a.pitch, roll: a.roll)
-        var bounded = 0, below = 0
-        for ray in fit.skylineRays {
+        let below = fit.skylineRays.count { ray in
             let l = tilt.level(ray)
-            let bound = lowerBounds.angle(at: a.heading + l.azimuth)
-            guard !bound.isNaN else { continue }
-            bounded += 1
-            if l.elevation < bound - tolerance { below += 1 }
+            return l.elevation < lowerBounds.angle(at: a.heading + l.azimuth) - tolerance
         }
-        return bounded == 0 ? 0 : Double(below) / Double(bounded)
+        return Double(below) / Double(fit.skylineRays.count)
     }
 
     /// The angle (degrees) the DEM's height error subtends at the skyline behind each of

@@ -112,12 +112,12 @@ extension Locator {
                                                                : "no skyline found in the photo\(coverage): fog, cloud or no sky in view; the orientation is the file's"))
         } else {
             do {
-                let feet = try PhotoOrientationFit.fit(given: given, camera: camera, points: detected, profile: profile,
-                                                       lowerBounds: lowerBounds, distances: distances, limits: limits)
-                let fit = try Self.resolveWhiteCrests(feet, crestTops: crestTops, detected: detected, imageWidth: camera.imageWidth) { points in
-                    try? PhotoOrientationFit.fit(given: given, camera: camera, points: points, profile: profile,
-                                                 lowerBounds: lowerBounds, distances: distances, limits: limits)
+                func fit(_ points: [Reading.Pixel]) throws(CalibrationError) -> PhotoOrientationFit.Fit {
+                    try PhotoOrientationFit.fit(given: given, camera: camera, points: points, profile: profile,
+                                                lowerBounds: lowerBounds, distances: distances, limits: limits)
                 }
+                let fit = try Self.resolveWhiteCrests(Result { () throws(CalibrationError) in try fit(detected) }, crestTops: crestTops,
+                                                      detected: detected, imageWidth: camera.imageWidth) { try? fit($0) }
                 result.status = .calibrated
                 result.calibration = fit.calibration
                 if let sigma = fit.imprecise {
@@ -269,11 +269,23 @@ extension Locator {
     /// fails while the bands cover less than ``crestShare`` of the columns. When both fit and
     /// disagree, the skyline is the topmost boundary the DEM supports: the tops' fit is the
     /// answer when it matches as many points at least as closely (a cloud's top rarely follows
-    /// a ridge's ups and downs as its foot does); otherwise which is right is unknown.
-    static func resolveWhiteCrests(_ fit: PhotoOrientationFit.Fit, crestTops: [Reading.Pixel], detected: [Reading.Pixel], imageWidth: Double,
-                                   refit: ([Reading.Pixel]) -> PhotoOrientationFit.Fit?) throws(CalibrationError) -> PhotoOrientationFit.Fit {
-        guard !crestTops.isEmpty, !detected.isEmpty else { return fit }
+    /// a ridge's ups and downs as its foot does); otherwise which is right is unknown. When the
+    /// feet (`feet`) fit nowhere, the tops' fit is the answer if there is one; else the feet's
+    /// refusal stands.
+    static func resolveWhiteCrests(_ feet: Result<PhotoOrientationFit.Fit, CalibrationError>, crestTops: [Reading.Pixel], detected: [Reading.Pixel],
+                                   imageWidth: Double, refit: ([Reading.Pixel]) -> PhotoOrientationFit.Fit?) throws(CalibrationError) -> PhotoOrientationFit.Fit {
+        guard !crestTops.isEmpty, !detected.isEmpty else { return try feet.get() }
         let raised = raisedToCrests(detected, crestTops: crestTops, gap: crestGap * imageWidth)
+        // Snow's foot, a uniform 1–2° under the skyline, can leave the rest too little to fit, or
+        // a featureless rest whose heading it cannot fix: then the tops alone may settle the photo,
+        // through every check a fit passes. A cloud's top, which follows no ridge, does not.
+        let fit: PhotoOrientationFit.Fit
+        switch feet {
+        case .success(let found): fit = found
+        case .failure(let refusal):
+            guard let tops = refit(raised) else { throw refusal }
+            return tops
+        }
         let share = Double(crestTops.count) / Double(detected.count)
         let band = String(format: "a white band on the crests over %.0f%% of the skyline may be snow (the skyline at its top) or a cloud's foot (at its bottom)", 100 * share)
         guard let other = refit(raised) else {

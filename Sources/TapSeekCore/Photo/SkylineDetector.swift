@@ -20,8 +20,9 @@ import Foundation
 ///   (``ColourPlanes/addSkyDeparture(to:boundary:edges:noise:skyNoise:)``), measured against the
 ///   sky's own noise, not the frame's (a forest's texture inflates that tenfold).
 ///
-/// Each column then gets a **confidence** from the contrast across its boundary (in noise units)
-/// and from how sky-like above and terrain-like below its neighbourhood is. Columns where the
+/// Each column then gets a **confidence** from the contrast across its boundary (in noise units;
+/// a sharp step from a level sky also in units of the sky's own noise) and from how sky-like
+/// above and terrain-like below its neighbourhood is. Columns where the
 /// boundary is not trustworthy are left out rather than guessed: low contrast (haze, fog, a
 /// cloud on the ridge), a column of all sky or all terrain, and narrow spikes that rise abruptly
 /// above both neighbours (a pole, a tree, a person). A photo whose confident columns cover less
@@ -65,6 +66,23 @@ public enum SkylineDetector {
     /// inflated by a forest's texture, would let a ridge's blurred edge pass as smooth.
     static let smoothCurvature: Float = 10
     static let followShare: Float = 0.01
+    /// ... and changing by at most this many times the sky's noise per row (the slope down the
+    /// column, RMS over the channels): a pale band at the horizon drifts by a level or two a row,
+    /// a hazy ridge's edge blurred over three or four rows (a web photo scaled up) falls by ten
+    /// to twenty a row, each row's second difference small. Followed down such a ramp, with the
+    /// frame's noise (a forest's texture) letting each row pass as near, the sky became the ridge.
+    static let smoothSlope: Float = 8
+    /// A column's boundary is also confident when its step is a sharp one against the sky's noise
+    /// (see ``confidences(boundary:colours:cost:noise:skyNoise:)``): the step (colour difference
+    /// of the few rows either side, as for the frame's contrast) is measured in units of this many
+    /// times the sky's noise, ...
+    static let sharpContrastNoise: Double = 3
+    /// ... and is sharp when the sky in the ``sharpLevel`` rows a row above those changes by at most
+    /// this share of the step on its way to the boundary (fully unsure at 1.6 times it): a
+    /// ridge's edge is a step from a level sky (web_046: under 0.2), a haze layer's top a
+    /// blend over several rows (web_050: 0.4–1).
+    static let sharpPaling: Double = 0.25
+    static let sharpLevel = 3
 
     /// A detected skyline.
     public struct Result: Sendable, Hashable {
@@ -125,7 +143,7 @@ public enum SkylineDetector {
         }
 
         var points: [Point] = []
-        let confidence = confidences(boundary: boundary, colours: colours, cost: cost, noise: noise)
+        let confidence = confidences(boundary: boundary, colours: colours, cost: cost, noise: noise, skyNoise: colours.skyNoise())
         let crests = colours.whiteCrests(boundary: boundary, noise: noise)
         var crestTops: [Point] = []
         for x in 0..<w where confidence[x] >= minimumConfidence {
@@ -203,7 +221,7 @@ public enum SkylineDetector {
     }
 
     /// Each column's confidence in 0…1 (see the type's description).
-    static func confidences(boundary: [Int], colours: ColourPlanes, cost: [Float], noise: Float) -> [Double] {
+    static func confidences(boundary: [Int], colours: ColourPlanes, cost: [Float], noise: Float, skyNoise: Float) -> [Double] {
         let w = colours.width, h = colours.height
         let band = max(2, h / 150)
         var confidence = [Double](repeating: 0, count: w)
@@ -217,6 +235,18 @@ public enum SkylineDetector {
             for y in b..<(b + band) where cost[y * w + x] > 0 { agree += 1 }
             let sides = Double(agree) / Double(2 * band)
             confidence[x] = smoothstep(4, 10, contrast) * sides
+            // A sharp step is as sure against the sky's own noise: in a photo full of forest or
+            // olive groves the frame's noise is the texture, and a hazy ridge 60 levels darker
+            // than the sky stays under 10 of its units. A soft step (the top of a haze layer,
+            // the sky already changing just above it) is held to the frame's noise.
+            if b >= band + 1 + sharpLevel {
+                let level = colours.mean(column: x, rows: (b - band - 1 - sharpLevel)..<(b - band - 1))
+                let paling = (0..<3).map { Double(above[$0] - level[$0]) }.reduce(0) { $0 + $1 * $1 }.squareRoot()
+                let step = contrast * Double(noise)
+                let sharp = 1 - smoothstep(sharpPaling, 1.6 * sharpPaling, paling / max(step, 1))
+                let skyContrast = step / (sharpContrastNoise * Double(skyNoise))
+                confidence[x] = max(confidence[x], smoothstep(4, 10, skyContrast) * sides * sharp)
+            }
         }
         // Narrow spikes: runs between two jumps that rise above both neighbours.
         let jump = max(6, h / 40), widest = max(3, w / 40)
@@ -456,7 +486,9 @@ struct ColourPlanes {
 
     /// Whether the pixel at (x, y) lies in smooth surroundings, as sky does: its colour's second
     /// difference down and across the column (a step or texture; a steady gradient has none), RMS
-    /// over the channels, within ``SkylineDetector/smoothCurvature`` times the noise.
+    /// over the channels, within ``SkylineDetector/smoothCurvature`` times the noise, and its
+    /// slope down the column within ``SkylineDetector/smoothSlope`` times it (a blurred step is a
+    /// steep ramp whose second differences are small).
     func isSmooth(x: Int, y: Int, noise: Float) -> Bool {
         guard y >= 1, y + 1 < height, x >= 1, x + 1 < width else { return true }
         let i = y * width + x
@@ -467,7 +499,13 @@ struct ColourPlanes {
             across += h * h
         }
         let limit = SkylineDetector.smoothCurvature * noise
+        var slope: Float = 0
+        for p in planes {
+            let d = (p[i + width] - p[i - width]) / 2
+            slope += d * d
+        }
         return (down / 3).squareRoot() < limit && (across / 3).squareRoot() < limit
+            && (slope / 3).squareRoot() < SkylineDetector.smoothSlope * noise
     }
 
     /// Strength of a boundary between rows y − 1 and y: the colour difference of the two rows

@@ -102,23 +102,27 @@ struct HorizonProfile: Sendable {
     /// How many rises start at d or nearer.
     @inline(__always)
     private func risesStarted(before d: Double) -> Int {
-        var lo: Int
-        let k = d * entriesPerMetre
-        if k >= 0, k < Double(startsBefore.count) {
-            // Rises are in order of their start: from the entry's count, step to the rises
-            // before d (backwards only when rounding put the entry's distance past d).
-            lo = Int(startsBefore[Int(k)])
-            while lo > 0, rises[lo - 1].start > d { lo -= 1 }
-            while lo < rises.count, rises[lo].start <= d { lo += 1 }
-        } else {
-            lo = 0
-            var hi = rises.count
-            while lo < hi {
-                let mid = (lo + hi) >> 1
-                if rises[mid].start <= d { lo = mid + 1 } else { hi = mid }
+        // Read in place: a viewshed asks this several times a cell, and the arrays' subscripts
+        // check their bounds at every step.
+        rises.withUnsafeBufferPointer { rises in
+            var lo: Int
+            let k = d * entriesPerMetre
+            if k >= 0, k < Double(startsBefore.count) {
+                // Rises are in order of their start: from the entry's count, step to the rises
+                // before d (backwards only when rounding put the entry's distance past d).
+                lo = startsBefore.withUnsafeBufferPointer { Int($0[Int(k)]) }
+                while lo > 0, rises[lo - 1].start > d { lo -= 1 }
+                while lo < rises.count, rises[lo].start <= d { lo += 1 }
+            } else {
+                lo = 0
+                var hi = rises.count
+                while lo < hi {
+                    let mid = (lo + hi) >> 1
+                    if rises[mid].start <= d { lo = mid + 1 } else { hi = mid }
+                }
             }
+            return lo
         }
-        return lo
     }
 
     /// Where the horizon first rises to `tangent`: the start of the first crossing that takes

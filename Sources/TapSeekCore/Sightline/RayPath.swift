@@ -92,6 +92,12 @@ struct RayPath {
         firstSegment = index(of: s)
     }
 
+    /// Makes room at once for the segments up to slant distance s: a sightline's few segments
+    /// otherwise grow the array by reallocations and copies.
+    mutating func reserveSegments(through s: Double) {
+        segments.reserveCapacity(max(segments.count, index(of: s) - firstSegment + 1))
+    }
+
     /// Index of the segment holding s.
     func index(of s: Double) -> Int { Int(s / segmentLength) }
 

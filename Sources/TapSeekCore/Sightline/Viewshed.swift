@@ -168,6 +168,29 @@ extension Viewshed {
             nearBound = eyeClearance > 0 ? -eyeClearance / SkylineSearch.nearest : .infinity
             voidReach = 3 * postSpacing
         }
+
+        /// The sweep's per-wedge tables read in place: a cell reads several of them, and an
+        /// array's subscript checks its bounds every time.
+        struct Tables {
+            let lateral: UnsafeBufferPointer<Double>
+            let bandLateral: UnsafeBufferPointer<Double>
+            let bandHorizons: UnsafeBufferPointer<Double>
+            let curvatureMargin: UnsafeBufferPointer<Double>
+        }
+
+        /// Calls `body` with the tables, valid only within it.
+        func withTables<R>(_ body: (Tables) throws -> R) rethrows -> R {
+            try lateral.withUnsafeBufferPointer { lateral in
+                try bandLateral.withUnsafeBufferPointer { bandLateral in
+                    try bandHorizons.withUnsafeBufferPointer { bandHorizons in
+                        try curvatureMargin.withUnsafeBufferPointer { curvatureMargin in
+                            try body(Tables(lateral: lateral, bandLateral: bandLateral, bandHorizons: bandHorizons,
+                                            curvatureMargin: curvatureMargin))
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Judges rows `rows` of a grid (its geometry; values ignored) from the sweep: the values
@@ -189,6 +212,10 @@ extension Viewshed {
         var undulations = RowUndulations(count: columns)
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
         var heights = RowTerrain(grid: grid)
+        // The values, the level rays and the tables read in place: through the array, every
+        // cell's store checked the array's uniqueness and bounds.
+        values.withUnsafeMutableBufferPointer { values in
+        sweep.withTables { tables in
         sweep.profiles.withUnsafeBufferPointer { profiles in
             for r in rows {
                 let latitude = grid.latitude(row: r)
@@ -218,8 +245,8 @@ extension Viewshed {
                     guard x <= sweep.range else { continue }
                     let visible: Bool
                     switch x < nearCells ? .open(clearTo: 0)
-                        : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, profiles: profiles,
-                                 radius: radius, curvature: curvature, k: k, step: step, count: count) {
+                        : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, tables: tables,
+                                 profiles: profiles, radius: radius, curvature: curvature, k: k, step: step, count: count) {
                     case .visible: visible = true
                     case .hidden: visible = false
                     case .open(let clear):
@@ -232,6 +259,8 @@ extension Viewshed {
                     values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
                 }
             }
+        }
+        }
         }
         return (values, exact)
     }
@@ -251,7 +280,7 @@ extension Viewshed {
     ///
     /// The level rays are read in place through `profiles` (the sweep's): a copy of a profile
     /// per cell would retain and release its array of rises, two atomic operations a cell.
-    private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep,
+    private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep, tables: Sweep.Tables,
                                profiles: UnsafeBufferPointer<HorizonProfile>, radius: Double, curvature: Double,
                                k: Double, step: Double, count: Int) -> Judgement {
         // Distance along a level ray over the target's ground point, and the target's tangent.
@@ -275,8 +304,8 @@ extension Viewshed {
         let far = cut + slack
         guard far < min(profiles[i0].validity, profiles[i1].validity),
               far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else { return .open(clearTo: 0) }
-        let margin = 2e-5 + sweep.curvatureMargin[i0] * x + 1e-6 * abs(t)
-        let lateral = sweep.lateral[i0]
+        let margin = 2e-5 + tables.curvatureMargin[i0] * x + 1e-6 * abs(t)
+        let lateral = tables.lateral[i0]
         // Each level ray's horizon is exact; the cell's own lies within lateral·offset of both.
         // Most cells are hidden: the lower bounds first, the nearer ray's first.
         let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
@@ -295,20 +324,20 @@ extension Viewshed {
         // Not settled by the wedge's steepest slope: bound again band by band, with the slope
         // of the terrain where it matters.
         let offA = off0 <= off1 ? off0 : off1, offB = off0 <= off1 ? off1 : off0
-        if hiddenByBands(t + margin, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, profiles: profiles)
-            || hiddenByBands(t + margin, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, profiles: profiles) {
+        if hiddenByBands(t + margin, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles)
+            || hiddenByBands(t + margin, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles) {
             return .hidden
         }
         if sweep.nearBound + margin < t,
-           upperByBands(below: t - margin, ray: a, offset: offA, horizon: farA, at: far, wedge: i0, sweep: sweep)
-            || upperByBands(below: t - margin, ray: b, offset: offB, horizon: farB, at: far, wedge: i0, sweep: sweep) {
+           upperByBands(below: t - margin, ray: a, offset: offA, horizon: farA, at: far, wedge: i0, sweep: sweep, tables: tables)
+            || upperByBands(below: t - margin, ray: b, offset: offB, horizon: farB, at: far, wedge: i0, sweep: sweep, tables: tables) {
             return .visible
         }
         // Nearer than where either ray's raised horizon first comes within the margin, nothing
         // can reach the sightline.
         guard sweep.nearBound + margin < t else { return .open(clearTo: 0) }
-        let clear = max(clearByBands(below: t - margin, ray: a, offset: offA, to: far, wedge: i0, sweep: sweep, profiles: profiles),
-                        clearByBands(below: t - margin, ray: b, offset: offB, to: far, wedge: i0, sweep: sweep, profiles: profiles))
+        let clear = max(clearByBands(below: t - margin, ray: a, offset: offA, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles),
+                        clearByBands(below: t - margin, ray: b, offset: offB, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles))
         return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
     }
 
@@ -318,11 +347,11 @@ extension Viewshed {
     /// first rises that high (or the band's start, if later).
     @inline(__always)
     private static func clearByBands(below tangent: Double, ray: Int, offset: Double, to d: Double, wedge: Int, sweep: Sweep,
-                                     profiles: UnsafeBufferPointer<HorizonProfile>) -> Double {
+                                     tables: Sweep.Tables, profiles: UnsafeBufferPointer<HorizonProfile>) -> Double {
         let row = wedge * sweep.bands, base = ray * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
         for k in 0...last {
-            let threshold = tangent - sweep.bandLateral[row + k] * offset
-            if k < last, sweep.bandHorizons[base + k] < threshold { continue }
+            let threshold = tangent - tables.bandLateral[row + k] * offset
+            if k < last, tables.bandHorizons[base + k] < threshold { continue }
             return max(Double(k) * sweep.bandLength, profiles[ray].firstRise(to: threshold))
         }
         return 0
@@ -333,15 +362,15 @@ extension Viewshed {
     /// its band in `wedge` times the cell's azimuth `offset` (radians) from the ray.
     @inline(__always)
     private static func hiddenByBands(_ tangent: Double, ray: Int, offset: Double, at d: Double, wedge: Int, sweep: Sweep,
-                                      profiles: UnsafeBufferPointer<HorizonProfile>) -> Bool {
+                                      tables: Sweep.Tables, profiles: UnsafeBufferPointer<HorizonProfile>) -> Bool {
         let source = profiles[ray].horizonSource(at: d)
         guard source.tangent > tangent else { return false }
         let row = wedge * sweep.bands
-        var slope = sweep.lateral[wedge]
+        var slope = tables.lateral[wedge]
         if source.end >= source.start {
             slope = 0
             let last = min(Int(source.end / sweep.bandLength), sweep.bands - 1)
-            for k in min(Int(max(source.start, 0) / sweep.bandLength), last)...last { slope = max(slope, sweep.bandLateral[row + k]) }
+            for k in min(Int(max(source.start, 0) / sweep.bandLength), last)...last { slope = max(slope, tables.bandLateral[row + k]) }
         }
         return source.tangent - slope * offset > tangent
     }
@@ -352,16 +381,12 @@ extension Viewshed {
     /// azimuth `offset` (radians) from the ray.
     @inline(__always)
     private static func upperByBands(below tangent: Double, ray: Int, offset: Double, horizon: Double, at d: Double, wedge: Int,
-                                     sweep: Sweep) -> Bool {
+                                     sweep: Sweep, tables: Sweep.Tables) -> Bool {
         let row = wedge * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
-        guard horizon + sweep.bandLateral[row + last] * offset < tangent else { return false }
-        return sweep.bandHorizons.withUnsafeBufferPointer { horizons in
-            sweep.bandLateral.withUnsafeBufferPointer { lateral in
-                let base = ray * sweep.bands
-                for k in 0..<last where horizons[base + k] + lateral[row + k] * offset >= tangent { return false }
-                return true
-            }
-        }
+        guard horizon + tables.bandLateral[row + last] * offset < tangent else { return false }
+        let base = ray * sweep.bands
+        for k in 0..<last where tables.bandHorizons[base + k] + tables.bandLateral[row + k] * offset >= tangent { return false }
+        return true
     }
 
     /// `aim`'s answer for one point (ellipsoidal height h): no terrain in the way of its own
@@ -378,6 +403,7 @@ extension Viewshed {
         // A cell's sightline stays within 180° of longitude of the eye (the grid spans at most
         // that much and the ray passes over no pole): the segments before clearTo are not needed.
         path.startSegments(at: clearTo)
+        path.reserveSegments(through: limit)
         var hit = FirstHit(maximumTerrain: SightlineMarch.highestTerrain)
         _ = path.walk(from: clearTo, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
         // A ray that left a void below the terrain was stopped in it, as aim says.

@@ -41,14 +41,14 @@ struct RayPath {
     let segmentLength: Double
     let frame: LocalFrame
     /// Unit direction in ECEF and in the eye's East-North-Up frame.
-    let direction: Vector3
-    let enuDirection: Vector3
+    private(set) var direction: Vector3
+    private(set) var enuDirection: Vector3
     let geoid: Geoid
     let refraction: Double
     /// Mean radius of curvature at the eye, metres.
     let radius: Double
     /// cos of the ray's elevation: refraction acts over the horizontal part of the path.
-    let horizontalFraction: Double
+    private(set) var horizontalFraction: Double
     private(set) var segments: [Segment] = []
     /// The index of `segments[0]`: 0 unless ``startSegments(at:)`` skipped those before.
     private var firstSegment = 0
@@ -70,6 +70,21 @@ struct RayPath {
         radius = Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
         horizontalFraction = (d.x * d.x + d.y * d.y).squareRoot()
         lastLongitude = eye.longitude
+    }
+
+    /// Makes this the ray from `eye` (the one it was made for) in another direction, as
+    /// ``init(eye:direction:geoid:refraction:segmentLength:frame:)`` would, keeping the segments'
+    /// storage: a viewshed's thousands of sightlines then copy and release no geoid and
+    /// allocate no segments each.
+    mutating func restart(direction enu: Vector3, eye: GeodeticPosition) {
+        let d = enu.normalized
+        enuDirection = d
+        direction = frame.ecefVector(fromENU: d)
+        horizontalFraction = (d.x * d.x + d.y * d.y).squareRoot()
+        lastLongitude = eye.longitude
+        segments.removeAll(keepingCapacity: true)
+        firstSegment = 0
+        segmentEnd = nil
     }
 
     /// Refraction's drop below the straight line at slant distance s, metres: k·(s·cos e)²/(2R).

@@ -207,11 +207,17 @@ extension Viewshed {
         let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
         let count = sweep.profiles.count
         let step = 2 * Double.pi / Double(count)
-        let cosines = (0..<columns).map { cos(radians(grid.longitude(column: $0))) }
-        let sines = (0..<columns).map { sin(radians(grid.longitude(column: $0))) }
+        // Each column's cosine and sine of longitude, read through pointers (no bounds checks).
+        let cosines = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns), sines = cosines + columns
+        defer { cosines.deallocate() }
+        for c in 0..<columns {
+            cosines[c] = cos(radians(grid.longitude(column: c)))
+            sines[c] = sin(radians(grid.longitude(column: c)))
+        }
         var undulations = RowUndulations(count: columns)
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
         var heights = RowTerrain(grid: grid)
+        var path = RayPath(eye: eye, direction: Vector3(0, 0, 1), geoid: geoid, refraction: sweep.refraction, frame: frame)
         // The values, the level rays and the tables read in place: through the array, every
         // cell's store checked the array's uniqueness and bounds.
         values.withUnsafeMutableBufferPointer { values in
@@ -253,8 +259,12 @@ extension Viewshed {
                         exact += 1
                         // aim's own target height, with the geoid looked up at the point itself.
                         let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
-                        visible = x < 1 || exactlyVisible(latitude: latitude, longitude: longitude, height: exact, clearTo: clear,
-                                                          sweep: sweep, frame: frame, radius: radius, over: &terrain)
+                        // The vertical through the cell from the row's and the column's sines and
+                        // cosines: what Ellipsoid.vertical computes from the cell's position.
+                        let above = Ellipsoid.Vertical(n: n, cosLatitude: cosPhi, sinLatitude: sinPhi, cosLongitude: cosines[c],
+                                                       sinLongitude: sines[c], eccentricitySquared: e2)
+                        visible = x < 1 || exactlyVisible(above: above, height: exact, clearTo: clear, sweep: sweep, frame: frame,
+                                                          radius: radius, path: &path, over: &terrain)
                     }
                     values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
                 }
@@ -389,17 +399,17 @@ extension Viewshed {
         return true
     }
 
-    /// `aim`'s answer for one point (ellipsoidal height h): no terrain in the way of its own
-    /// sightline (``TargetSight/blocker(geoid:over:maximumTerrain:)``), walked from `clearTo`
-    /// slant metres, nearer than which the sweep has proved it clear. `frame` and `radius` are
-    /// the eye's, computed once for all cells.
-    static func exactlyVisible<T: TerrainGrids>(latitude: Double, longitude: Double, height h: Double, clearTo: Double, sweep: Sweep,
-                                                frame: LocalFrame, radius: Double, over terrain: inout T) -> Bool {
-        let sight = TargetSight(eye: sweep.eye, frame: frame, radius: radius,
-                                target: GeodeticPosition(latitude: latitude, longitude: longitude, height: h), refraction: sweep.refraction)
+    /// `aim`'s answer for one point (ellipsoidal height h on the vertical `above`): no terrain in
+    /// the way of its own sightline (``TargetSight/blocker(geoid:over:maximumTerrain:)``), walked
+    /// from `clearTo` slant metres, nearer than which the sweep has proved it clear. `frame` and
+    /// `radius` are the eye's, computed once for all cells; `path` is the eye's ray, re-aimed.
+    static func exactlyVisible<T: TerrainGrids>(above: Ellipsoid.Vertical, height h: Double, clearTo: Double, sweep: Sweep,
+                                                frame: LocalFrame, radius: Double, path: inout RayPath, over terrain: inout T) -> Bool {
+        let sight = TargetSight(eye: sweep.eye, frame: frame, radius: radius, above: above, height: h, refraction: sweep.refraction)
         let limit = sight.reach - sight.tolerance
         guard limit > clearTo else { return true }
-        var path = RayPath(eye: sweep.eye, direction: sight.direction, geoid: sweep.geoid, refraction: sweep.refraction, frame: frame)
+        // One path for all the cells, aimed anew (the geoid it holds is copied once).
+        path.restart(direction: sight.direction, eye: sweep.eye)
         // A cell's sightline stays within 180° of longitude of the eye (the grid spans at most
         // that much and the ray passes over no pole): the segments before clearTo are not needed.
         path.startSegments(at: clearTo)

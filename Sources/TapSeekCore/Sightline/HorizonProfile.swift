@@ -86,19 +86,22 @@ struct HorizonProfile: Sendable {
 
     /// ``horizon(at:)`` and where along the ray the terrain that sets it lies: between `start`
     /// and `end` slant metres (end < start: somewhere nearer than d, where is not known).
-    /// Inlined into a viewshed's cells: called on a level ray read in place, it made a copy of
-    /// the profile, retaining and releasing both its arrays (4 % of the coast's instructions).
+    /// Inlined into a viewshed's cells: called on a level ray read in place, it retained and
+    /// released both the profile's arrays (4 % of the coast's instructions).
     @inline(__always)
     func horizonSource(at d: Double) -> (tangent: Double, start: Double, end: Double) {
         let lo = risesStarted(before: d)
         guard lo > 0 else { return (-.infinity, 1, 0) }
         let rise = rises[lo - 1]
         if d >= rise.end { return (rise.after, rise.start, rise.end) }
+        // Every read of the arrays before the closed form's call: a read after it made the
+        // profile be retained across the call.
+        let previous = lo >= 2 ? rises[lo - 2] : nil
         let highest = rise.highest(upTo: d)
         if highest >= rise.before { return (highest, rise.start, d) }
         // The best before this crossing: the rise before it, unless a crossing no rise records
         // (over a void's known edge) raised it.
-        if lo >= 2, rises[lo - 2].after == rise.before { return (rise.before, rises[lo - 2].start, rises[lo - 2].end) }
+        if let previous, previous.after == rise.before { return (rise.before, previous.start, previous.end) }
         return (rise.before, 1, 0)
     }
 

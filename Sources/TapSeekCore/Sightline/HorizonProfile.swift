@@ -70,7 +70,7 @@ struct HorizonProfile: Sendable {
     func horizon(at d: Double) -> Double {
         let lo = risesStarted(before: d)
         guard lo > 0 else { return -.infinity }
-        let rise = rises[lo - 1]
+        let rise = riseAt(lo - 1)
         return d >= rise.end ? rise.after : max(rise.before, rise.highest(upTo: d))
     }
 
@@ -80,7 +80,7 @@ struct HorizonProfile: Sendable {
     func horizonBounds(at d: Double) -> (lower: Double, upper: Double) {
         let lo = risesStarted(before: d)
         guard lo > 0 else { return (-.infinity, -.infinity) }
-        let rise = rises[lo - 1]
+        let rise = riseAt(lo - 1)
         return d >= rise.end ? (rise.after, rise.after) : (rise.before, rise.after)
     }
 
@@ -92,11 +92,11 @@ struct HorizonProfile: Sendable {
     func horizonSource(at d: Double) -> (tangent: Double, start: Double, end: Double) {
         let lo = risesStarted(before: d)
         guard lo > 0 else { return (-.infinity, 1, 0) }
-        let rise = rises[lo - 1]
+        let rise = riseAt(lo - 1)
         if d >= rise.end { return (rise.after, rise.start, rise.end) }
         // Every read of the arrays before the closed form's call: a read after it made the
         // profile be retained across the call.
-        let previous = lo >= 2 ? rises[lo - 2] : nil
+        let previous = lo >= 2 ? riseAt(lo - 2) : nil
         let highest = rise.highest(upTo: d)
         if highest >= rise.before { return (highest, rise.start, d) }
         // The best before this crossing: the rise before it, unless a crossing no rise records
@@ -104,6 +104,11 @@ struct HorizonProfile: Sendable {
         if let previous, previous.after == rise.before { return (rise.before, previous.start, previous.end) }
         return (rise.before, 1, 0)
     }
+
+    /// Rise i (of ``rises``), read in place: a viewshed's cells read several a cell, and the
+    /// array's subscript checked its bounds in a call of its own.
+    @inline(__always)
+    private func riseAt(_ i: Int) -> Rise { rises.withUnsafeBufferPointer { $0[i] } }
 
     /// How many rises start at d or nearer.
     @inline(__always)
@@ -187,10 +192,14 @@ struct HorizonProfile: Sendable {
         mutating func visit(_ crossing: CellCrossing) -> Bool {
             if crossing.hasVoid, profile.firstVoid == .infinity { profile.firstVoid = crossing.s0 }
             let before = search.tangent
-            _ = search.visit(crossing)
-            guard search.tangent > before, let cell = crossing.known() else { return false }
+            search.crossedVoid = search.crossedVoid || crossing.hasVoid
+            guard let cell = crossing.known() else { return false }
+            // The cell's terrain along the chord, once for the search and the rise.
+            let t = cell.terrain
+            search.visit(known: cell, terrain: t)
+            guard search.tangent > before else { return false }
             // The numerator SkylineSearch maximises: h(w) + N(w) − eye − c·d(w)².
-            let t = cell.terrain, span = cell.s1 - cell.s0, c = search.curvature
+            let span = cell.s1 - cell.s0, c = search.curvature
             let numerator = Quadratic(a: t.a - c * span * span, b: t.b + (cell.n1 - cell.n0) - 2 * c * cell.s0 * span,
                                       c: t.c + cell.n0 - search.eye - c * cell.s0 * cell.s0)
             profile.rises.append(Rise(start: cell.s0, end: cell.s1, before: before, after: search.tangent, numerator: numerator))

@@ -47,6 +47,10 @@ struct RayPath {
     let refraction: Double
     /// Mean radius of curvature at the eye, metres.
     let radius: Double
+    /// How far the undulation may stray from the three looked up on a segment, metres:
+    /// `steepestGradient` is read under a lock, a few hundred instructions that every segment
+    /// of every sightline paid.
+    private let undulationSlack: Double
     /// cos of the ray's elevation: refraction acts over the horizontal part of the path.
     private(set) var horizontalFraction: Double
     private(set) var segments: [Segment] = []
@@ -68,6 +72,10 @@ struct RayPath {
         self.geoid = geoid
         self.refraction = refraction
         radius = Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
+        // Every point of a segment lies within a quarter segment of one of the three looked
+        // up, and the undulation changes by at most `steepestGradient` per metre of ground
+        // (≤ slant).
+        undulationSlack = geoid.steepestGradient * segmentLength / 4 * 1.001 + Self.modelTolerance
         horizontalFraction = (d.x * d.x + d.y * d.y).squareRoot()
         lastLongitude = eye.longitude
     }
@@ -127,9 +135,7 @@ struct RayPath {
         height.a -= k
         height.b -= 2 * k * start
         height.c -= k * start * start
-        // Every point of the segment lies within a quarter segment of one of the three, and the
-        // undulation changes by at most `steepestGradient` per metre of ground (≤ slant).
-        let slack = geoid.steepestGradient * length / 4 * 1.001 + Self.modelTolerance
+        let slack = undulationSlack
         segments.append(Segment(start: start,
                                 latitude: Quadratic(through: p0.latitude, pm.latitude, p1.latitude, length: length),
                                 longitude: Quadratic(through: p0.longitude, pm.longitude, p1.longitude, length: length),

@@ -41,14 +41,18 @@ struct RayPath {
     let segmentLength: Double
     let frame: LocalFrame
     /// Unit direction in ECEF and in the eye's East-North-Up frame.
-    let direction: Vector3
-    let enuDirection: Vector3
+    private(set) var direction: Vector3
+    private(set) var enuDirection: Vector3
     let geoid: Geoid
     let refraction: Double
     /// Mean radius of curvature at the eye, metres.
     let radius: Double
+    /// How far the undulation may stray from the three looked up on a segment, metres:
+    /// `steepestGradient` is read under a lock, a few hundred instructions that every segment
+    /// of every sightline paid.
+    private let undulationSlack: Double
     /// cos of the ray's elevation: refraction acts over the horizontal part of the path.
-    let horizontalFraction: Double
+    private(set) var horizontalFraction: Double
     private(set) var segments: [Segment] = []
     /// The index of `segments[0]`: 0 unless ``startSegments(at:)`` skipped those before.
     private var firstSegment = 0
@@ -68,8 +72,27 @@ struct RayPath {
         self.geoid = geoid
         self.refraction = refraction
         radius = Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
+        // Every point of a segment lies within a quarter segment of one of the three looked
+        // up, and the undulation changes by at most `steepestGradient` per metre of ground
+        // (≤ slant).
+        undulationSlack = geoid.steepestGradient * segmentLength / 4 * 1.001 + Self.modelTolerance
         horizontalFraction = (d.x * d.x + d.y * d.y).squareRoot()
         lastLongitude = eye.longitude
+    }
+
+    /// Makes this the ray from `eye` (the one it was made for) in another direction, as
+    /// ``init(eye:direction:geoid:refraction:segmentLength:frame:)`` would, keeping the segments'
+    /// storage: a viewshed's thousands of sightlines then copy and release no geoid and
+    /// allocate no segments each.
+    mutating func restart(direction enu: Vector3, eye: GeodeticPosition) {
+        let d = enu.normalized
+        enuDirection = d
+        direction = frame.ecefVector(fromENU: d)
+        horizontalFraction = (d.x * d.x + d.y * d.y).squareRoot()
+        lastLongitude = eye.longitude
+        segments.removeAll(keepingCapacity: true)
+        firstSegment = 0
+        segmentEnd = nil
     }
 
     /// Refraction's drop below the straight line at slant distance s, metres: k·(s·cos e)²/(2R).
@@ -92,6 +115,12 @@ struct RayPath {
         firstSegment = index(of: s)
     }
 
+    /// Makes room at once for the segments up to slant distance s: a sightline's few segments
+    /// otherwise grow the array by reallocations and copies.
+    mutating func reserveSegments(through s: Double) {
+        segments.reserveCapacity(max(segments.count, index(of: s) - firstSegment + 1))
+    }
+
     /// Index of the segment holding s.
     func index(of s: Double) -> Int { Int(s / segmentLength) }
 
@@ -106,9 +135,7 @@ struct RayPath {
         height.a -= k
         height.b -= 2 * k * start
         height.c -= k * start * start
-        // Every point of the segment lies within a quarter segment of one of the three, and the
-        // undulation changes by at most `steepestGradient` per metre of ground (≤ slant).
-        let slack = geoid.steepestGradient * length / 4 * 1.001 + Self.modelTolerance
+        let slack = undulationSlack
         segments.append(Segment(start: start,
                                 latitude: Quadratic(through: p0.latitude, pm.latitude, p1.latitude, length: length),
                                 longitude: Quadratic(through: p0.longitude, pm.longitude, p1.longitude, length: length),

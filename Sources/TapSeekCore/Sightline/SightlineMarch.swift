@@ -222,8 +222,9 @@ public struct SightlineMarch {
             guard let azimuth = verticalAzimuth else { return false }
             horizontal = ViewDirection(azimuth: azimuth, elevation: 0).enu
         }
+        // The sightline's frame is the eye's: made again, it cost a tenth of the seeds.
         var level = RayPath(eye: path.frame.origin, direction: horizontal, geoid: path.geoid, refraction: settings.refraction,
-                            segmentLength: RayPath.skylineSegment)
+                            segmentLength: RayPath.skylineSegment, frame: path.frame)
         var search = SkylineSearch(eye: path.frame.origin.height, curvature: (1 - settings.refraction) / (2 * level.radius),
                                    maximumTerrain: maximumTerrain, highestUndulation: Self.highestUndulation)
         search.seed(along: &level, every: SkylineSearch.seedSpacing, upTo: min(range, Self.seedRange), over: &terrain)

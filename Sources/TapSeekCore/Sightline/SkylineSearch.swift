@@ -44,7 +44,13 @@ struct SkylineSearch: RayVisitor {
     mutating func visit(_ crossing: CellCrossing) -> Bool {
         crossedVoid = crossedVoid || crossing.hasVoid
         guard let cell = crossing.known() else { return false }
-        let t = cell.terrain
+        visit(known: cell, terrain: cell.terrain)
+        return false
+    }
+
+    /// ``visit(_:)`` of a cell as far as it is known (``CellCrossing/known()``), its terrain
+    /// along the chord `t` (``CellCrossing/terrain``) given: a viewshed's level ray needs it too.
+    mutating func visit(known cell: CellCrossing, terrain t: Quadratic) {
         let span = cell.s1 - cell.s0
         // Numerator of the tangent, a quadratic in w: h(w) + N(w) − eye − c·d(w)².
         let p = Quadratic(a: t.a - curvature * span * span,
@@ -60,7 +66,6 @@ struct SkylineSearch: RayVisitor {
             w = stationary.firstCrossing(of: 0, after: w, limit: 1)
             if w.isFinite { consider(p, w: w, cell, t) }
         }
-        return false
     }
 
     /// Sets a first best from point samples along the level ray up to `range`: at 25, 50, 100,

@@ -40,16 +40,24 @@ public struct TargetSight: Sendable, Hashable {
     /// The same sightline from the eye's `frame` and mean `radius` (``Ellipsoid/meanRadius(latitude:)``),
     /// which a viewshed's sightlines share: the same arithmetic, so the same bits.
     init(eye: GeodeticPosition, frame: LocalFrame, radius: Double, target: GeodeticPosition, refraction: Double) {
+        self.init(eye: eye, frame: frame, radius: radius,
+                  above: frame.ellipsoid.vertical(latitude: target.latitude, longitude: target.longitude), height: target.height,
+                  refraction: refraction)
+    }
+
+    /// The same sightline from the vertical through the target (``Ellipsoid/vertical(latitude:longitude:)``
+    /// of the target's position) and its height: a viewshed has the sines and cosines of its
+    /// rows and columns at hand.
+    init(eye: GeodeticPosition, frame: LocalFrame, radius: Double, above: Ellipsoid.Vertical, height: Double, refraction: Double) {
         self.eye = eye
         self.refraction = refraction
-        let above = frame.ellipsoid.vertical(latitude: target.latitude, longitude: target.longitude)
-        let straight = frame.enu(ofECEF: above.point(height: target.height))
+        let straight = frame.enu(ofECEF: above.point(height: height))
         slantRange = straight.length
         var lifted = straight
         for _ in 0..<3 {
             let horizontal = lifted.x * lifted.x + lifted.y * lifted.y
             let lift = refraction * horizontal / (2 * radius)
-            lifted = frame.enu(ofECEF: above.point(height: target.height + lift))
+            lifted = frame.enu(ofECEF: above.point(height: height + lift))
         }
         reach = lifted.length
         direction = reach > 0 ? (1 / reach) * lifted : Vector3(0, 0, 1)

@@ -168,6 +168,29 @@ extension Viewshed {
             nearBound = eyeClearance > 0 ? -eyeClearance / SkylineSearch.nearest : .infinity
             voidReach = 3 * postSpacing
         }
+
+        /// The sweep's per-wedge tables read in place: a cell reads several of them, and an
+        /// array's subscript checks its bounds every time.
+        struct Tables {
+            let lateral: UnsafeBufferPointer<Double>
+            let bandLateral: UnsafeBufferPointer<Double>
+            let bandHorizons: UnsafeBufferPointer<Double>
+            let curvatureMargin: UnsafeBufferPointer<Double>
+        }
+
+        /// Calls `body` with the tables, valid only within it.
+        func withTables<R>(_ body: (Tables) throws -> R) rethrows -> R {
+            try lateral.withUnsafeBufferPointer { lateral in
+                try bandLateral.withUnsafeBufferPointer { bandLateral in
+                    try bandHorizons.withUnsafeBufferPointer { bandHorizons in
+                        try curvatureMargin.withUnsafeBufferPointer { curvatureMargin in
+                            try body(Tables(lateral: lateral, bandLateral: bandLateral, bandHorizons: bandHorizons,
+                                            curvatureMargin: curvatureMargin))
+                        }
+                    }
+                }
+            }
+        }
     }
 
     /// Judges rows `rows` of a grid (its geometry; values ignored) from the sweep: the values
@@ -184,11 +207,21 @@ extension Viewshed {
         let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
         let count = sweep.profiles.count
         let step = 2 * Double.pi / Double(count)
-        let cosines = (0..<columns).map { cos(radians(grid.longitude(column: $0))) }
-        let sines = (0..<columns).map { sin(radians(grid.longitude(column: $0))) }
+        // Each column's cosine and sine of longitude, read through pointers (no bounds checks).
+        let cosines = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns), sines = cosines + columns
+        defer { cosines.deallocate() }
+        for c in 0..<columns {
+            cosines[c] = cos(radians(grid.longitude(column: c)))
+            sines[c] = sin(radians(grid.longitude(column: c)))
+        }
         var undulations = RowUndulations(count: columns)
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
         var heights = RowTerrain(grid: grid)
+        var path = RayPath(eye: eye, direction: Vector3(0, 0, 1), geoid: geoid, refraction: sweep.refraction, frame: frame)
+        // The values, the level rays and the tables read in place: through the array, every
+        // cell's store checked the array's uniqueness and bounds.
+        values.withUnsafeMutableBufferPointer { values in
+        sweep.withTables { tables in
         sweep.profiles.withUnsafeBufferPointer { profiles in
             for r in rows {
                 let latitude = grid.latitude(row: r)
@@ -218,20 +251,26 @@ extension Viewshed {
                     guard x <= sweep.range else { continue }
                     let visible: Bool
                     switch x < nearCells ? .open(clearTo: 0)
-                        : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, profiles: profiles,
-                                 radius: radius, curvature: curvature, k: k, step: step, count: count) {
+                        : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, tables: tables,
+                                 profiles: profiles, radius: radius, curvature: curvature, k: k, step: step, count: count) {
                     case .visible: visible = true
                     case .hidden: visible = false
                     case .open(let clear):
                         exact += 1
                         // aim's own target height, with the geoid looked up at the point itself.
                         let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
-                        visible = x < 1 || exactlyVisible(latitude: latitude, longitude: longitude, height: exact, clearTo: clear,
-                                                          sweep: sweep, frame: frame, radius: radius, over: &terrain)
+                        // The vertical through the cell from the row's and the column's sines and
+                        // cosines: what Ellipsoid.vertical computes from the cell's position.
+                        let above = Ellipsoid.Vertical(n: n, cosLatitude: cosPhi, sinLatitude: sinPhi, cosLongitude: cosines[c],
+                                                       sinLongitude: sines[c], eccentricitySquared: e2)
+                        visible = x < 1 || exactlyVisible(above: above, height: exact, clearTo: clear, sweep: sweep, frame: frame,
+                                                          radius: radius, path: &path, over: &terrain)
                     }
                     values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
                 }
             }
+        }
+        }
         }
         return (values, exact)
     }
@@ -251,7 +290,7 @@ extension Viewshed {
     ///
     /// The level rays are read in place through `profiles` (the sweep's): a copy of a profile
     /// per cell would retain and release its array of rises, two atomic operations a cell.
-    private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep,
+    private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep, tables: Sweep.Tables,
                                profiles: UnsafeBufferPointer<HorizonProfile>, radius: Double, curvature: Double,
                                k: Double, step: Double, count: Int) -> Judgement {
         // Distance along a level ray over the target's ground point, and the target's tangent.
@@ -275,8 +314,8 @@ extension Viewshed {
         let far = cut + slack
         guard far < min(profiles[i0].validity, profiles[i1].validity),
               far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else { return .open(clearTo: 0) }
-        let margin = 2e-5 + sweep.curvatureMargin[i0] * x + 1e-6 * abs(t)
-        let lateral = sweep.lateral[i0]
+        let margin = 2e-5 + tables.curvatureMargin[i0] * x + 1e-6 * abs(t)
+        let lateral = tables.lateral[i0]
         // Each level ray's horizon is exact; the cell's own lies within lateral·offset of both.
         // Most cells are hidden: the lower bounds first, the nearer ray's first.
         let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
@@ -295,20 +334,20 @@ extension Viewshed {
         // Not settled by the wedge's steepest slope: bound again band by band, with the slope
         // of the terrain where it matters.
         let offA = off0 <= off1 ? off0 : off1, offB = off0 <= off1 ? off1 : off0
-        if hiddenByBands(t + margin, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, profiles: profiles)
-            || hiddenByBands(t + margin, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, profiles: profiles) {
+        if hiddenByBands(t + margin, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles)
+            || hiddenByBands(t + margin, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles) {
             return .hidden
         }
         if sweep.nearBound + margin < t,
-           upperByBands(below: t - margin, ray: a, offset: offA, horizon: farA, at: far, wedge: i0, sweep: sweep)
-            || upperByBands(below: t - margin, ray: b, offset: offB, horizon: farB, at: far, wedge: i0, sweep: sweep) {
+           upperByBands(below: t - margin, ray: a, offset: offA, horizon: farA, at: far, wedge: i0, sweep: sweep, tables: tables)
+            || upperByBands(below: t - margin, ray: b, offset: offB, horizon: farB, at: far, wedge: i0, sweep: sweep, tables: tables) {
             return .visible
         }
         // Nearer than where either ray's raised horizon first comes within the margin, nothing
         // can reach the sightline.
         guard sweep.nearBound + margin < t else { return .open(clearTo: 0) }
-        let clear = max(clearByBands(below: t - margin, ray: a, offset: offA, to: far, wedge: i0, sweep: sweep, profiles: profiles),
-                        clearByBands(below: t - margin, ray: b, offset: offB, to: far, wedge: i0, sweep: sweep, profiles: profiles))
+        let clear = max(clearByBands(below: t - margin, ray: a, offset: offA, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles),
+                        clearByBands(below: t - margin, ray: b, offset: offB, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles))
         return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
     }
 
@@ -318,11 +357,11 @@ extension Viewshed {
     /// first rises that high (or the band's start, if later).
     @inline(__always)
     private static func clearByBands(below tangent: Double, ray: Int, offset: Double, to d: Double, wedge: Int, sweep: Sweep,
-                                     profiles: UnsafeBufferPointer<HorizonProfile>) -> Double {
+                                     tables: Sweep.Tables, profiles: UnsafeBufferPointer<HorizonProfile>) -> Double {
         let row = wedge * sweep.bands, base = ray * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
         for k in 0...last {
-            let threshold = tangent - sweep.bandLateral[row + k] * offset
-            if k < last, sweep.bandHorizons[base + k] < threshold { continue }
+            let threshold = tangent - tables.bandLateral[row + k] * offset
+            if k < last, tables.bandHorizons[base + k] < threshold { continue }
             return max(Double(k) * sweep.bandLength, profiles[ray].firstRise(to: threshold))
         }
         return 0
@@ -333,15 +372,15 @@ extension Viewshed {
     /// its band in `wedge` times the cell's azimuth `offset` (radians) from the ray.
     @inline(__always)
     private static func hiddenByBands(_ tangent: Double, ray: Int, offset: Double, at d: Double, wedge: Int, sweep: Sweep,
-                                      profiles: UnsafeBufferPointer<HorizonProfile>) -> Bool {
+                                      tables: Sweep.Tables, profiles: UnsafeBufferPointer<HorizonProfile>) -> Bool {
         let source = profiles[ray].horizonSource(at: d)
         guard source.tangent > tangent else { return false }
         let row = wedge * sweep.bands
-        var slope = sweep.lateral[wedge]
+        var slope = tables.lateral[wedge]
         if source.end >= source.start {
             slope = 0
             let last = min(Int(source.end / sweep.bandLength), sweep.bands - 1)
-            for k in min(Int(max(source.start, 0) / sweep.bandLength), last)...last { slope = max(slope, sweep.bandLateral[row + k]) }
+            for k in min(Int(max(source.start, 0) / sweep.bandLength), last)...last { slope = max(slope, tables.bandLateral[row + k]) }
         }
         return source.tangent - slope * offset > tangent
     }
@@ -352,32 +391,29 @@ extension Viewshed {
     /// azimuth `offset` (radians) from the ray.
     @inline(__always)
     private static func upperByBands(below tangent: Double, ray: Int, offset: Double, horizon: Double, at d: Double, wedge: Int,
-                                     sweep: Sweep) -> Bool {
+                                     sweep: Sweep, tables: Sweep.Tables) -> Bool {
         let row = wedge * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
-        guard horizon + sweep.bandLateral[row + last] * offset < tangent else { return false }
-        return sweep.bandHorizons.withUnsafeBufferPointer { horizons in
-            sweep.bandLateral.withUnsafeBufferPointer { lateral in
-                let base = ray * sweep.bands
-                for k in 0..<last where horizons[base + k] + lateral[row + k] * offset >= tangent { return false }
-                return true
-            }
-        }
+        guard horizon + tables.bandLateral[row + last] * offset < tangent else { return false }
+        let base = ray * sweep.bands
+        for k in 0..<last where tables.bandHorizons[base + k] + tables.bandLateral[row + k] * offset >= tangent { return false }
+        return true
     }
 
-    /// `aim`'s answer for one point (ellipsoidal height h): no terrain in the way of its own
-    /// sightline (``TargetSight/blocker(geoid:over:maximumTerrain:)``), walked from `clearTo`
-    /// slant metres, nearer than which the sweep has proved it clear. `frame` and `radius` are
-    /// the eye's, computed once for all cells.
-    static func exactlyVisible<T: TerrainGrids>(latitude: Double, longitude: Double, height h: Double, clearTo: Double, sweep: Sweep,
-                                                frame: LocalFrame, radius: Double, over terrain: inout T) -> Bool {
-        let sight = TargetSight(eye: sweep.eye, frame: frame, radius: radius,
-                                target: GeodeticPosition(latitude: latitude, longitude: longitude, height: h), refraction: sweep.refraction)
+    /// `aim`'s answer for one point (ellipsoidal height h on the vertical `above`): no terrain in
+    /// the way of its own sightline (``TargetSight/blocker(geoid:over:maximumTerrain:)``), walked
+    /// from `clearTo` slant metres, nearer than which the sweep has proved it clear. `frame` and
+    /// `radius` are the eye's, computed once for all cells; `path` is the eye's ray, re-aimed.
+    static func exactlyVisible<T: TerrainGrids>(above: Ellipsoid.Vertical, height h: Double, clearTo: Double, sweep: Sweep,
+                                                frame: LocalFrame, radius: Double, path: inout RayPath, over terrain: inout T) -> Bool {
+        let sight = TargetSight(eye: sweep.eye, frame: frame, radius: radius, above: above, height: h, refraction: sweep.refraction)
         let limit = sight.reach - sight.tolerance
         guard limit > clearTo else { return true }
-        var path = RayPath(eye: sweep.eye, direction: sight.direction, geoid: sweep.geoid, refraction: sweep.refraction, frame: frame)
+        // One path for all the cells, aimed anew (the geoid it holds is copied once).
+        path.restart(direction: sight.direction, eye: sweep.eye)
         // A cell's sightline stays within 180° of longitude of the eye (the grid spans at most
         // that much and the ray passes over no pole): the segments before clearTo are not needed.
         path.startSegments(at: clearTo)
+        path.reserveSegments(through: limit)
         var hit = FirstHit(maximumTerrain: SightlineMarch.highestTerrain)
         _ = path.walk(from: clearTo, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
         // A ray that left a void below the terrain was stopped in it, as aim says.

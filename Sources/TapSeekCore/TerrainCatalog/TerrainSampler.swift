@@ -97,7 +97,9 @@ public struct TerrainSampler: TerrainGrids, Sendable {
             let r = fr.rounded(.down), c = fc.rounded(.down)
             var corners = [Float](repeating: .nan, count: 4)
             var complete = true
-            for k in 0..<4 {
+            // One post outside every tile is enough: a ray leaving the data asks here at its
+            // last step, and the posts after it cost a catalog look-up each.
+            for k in 0..<4 where complete {
                 let postLat = t.north - (r + Double(k / 2)) * t.latitudeSpacing
                 let postLon = t.west + (c + Double(k % 2)) * t.longitudeSpacing
                 switch post(latitude: postLat, longitude: postLon, spacing: t) {

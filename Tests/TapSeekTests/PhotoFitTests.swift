@@ -58,12 +58,22 @@ struct PhotoFitTests {
         return m
     }
 
-    /// A render of `scene`, clear or with `snow` on the crests, answered with its compass.
-    static func answer(_ scene: Scene, locator: Locator, snow: (line: Double, depth: Double)? = nil) throws -> PhotoResult {
+    /// A render of `scene`, clear or with `snow` on the crests (and whatever `adjust` sets),
+    /// answered with its compass.
+    static func answer(_ scene: Scene, locator: Locator, snow: (line: Double, depth: Double)? = nil,
+                       adjust: (inout PhotoRenderer) -> Void = { _ in }) throws -> PhotoResult {
         var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: camera)
         renderer.snow = snow
+        adjust(&renderer)
         return locator.photo(metadata(scene, heading: normalizedAzimuth(scene.truth.heading + scene.compassError)),
                              pixels: try renderer.render(locator: locator))
+    }
+
+    /// Expects `result` calibrated within `limits` (heading, pitch, roll, degrees) of the truth.
+    static func expectCalibrated(_ result: PhotoResult, _ scene: Scene, within limits: (Double, Double, Double) = (0.2, 0.2, 0.5)) throws {
+        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
+        #expect(abs(remainder(c.heading - scene.truth.heading, 360)) < limits.0 && abs(c.pitch - scene.truth.pitch) < limits.1
+                && abs(c.roll - scene.truth.roll) < limits.2, "\(c)")
     }
 
     /// The reason a clear render of `scene`, its skyline plain to see, is refused.
@@ -240,12 +250,7 @@ struct PhotoFitTests {
         let locator = try Self.locator()
         let scene = Scene(name: "above Airolo", location: .init(latitude: 46.5423537709689, longitude: 8.635164787176405),
                           truth: CameraOrientation(heading: 53.54021669482847, pitch: 5.738249669930408, roll: 1.8278869173522478), compassError: 7)
-        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
-        renderer.seed = 4
-        let result = locator.photo(Self.metadata(scene, heading: scene.truth.heading + scene.compassError), pixels: try renderer.render(locator: locator))
-        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
-        #expect(abs(remainder(c.heading - scene.truth.heading, 360)) < 0.05 && abs(c.pitch - scene.truth.pitch) < 0.05
-                && abs(c.roll - scene.truth.roll) < 0.1, "\(c)")
+        try Self.expectCalibrated(try Self.answer(scene, locator: locator) { $0.seed = 4 }, scene, within: (0.05, 0.05, 0.1))
     }
 
     /// A cloud 8° wide on the ridge north-east of Andorra, over the notch where the view leaves
@@ -256,13 +261,11 @@ struct PhotoFitTests {
         let locator = try Self.locator()
         let scene = Scene(name: "north-east of Andorra", location: .init(latitude: 42.66507421497977, longitude: 1.2756830288843133),
                           truth: CameraOrientation(heading: 51.414930427197476, pitch: 8.259705546483605, roll: -0.8993279958467566), compassError: 7)
-        var renderer = PhotoRenderer(location: scene.location, orientation: scene.truth, camera: Self.camera)
         let centre = ViewDirection(enu: scene.truth.direction(ofPixelX: 370, y: 295, camera: Self.camera))
-        renderer.clouds = [.init(azimuth: centre.azimuth, elevation: scene.truth.pitch, width: 8, height: 5)]
-        let result = locator.photo(Self.metadata(scene, heading: scene.truth.heading + scene.compassError), pixels: try renderer.render(locator: locator))
-        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
-        #expect(abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2 && abs(c.pitch - scene.truth.pitch) < 0.2
-                && abs(c.roll - scene.truth.roll) < 0.5, "\(c)")
+        let result = try Self.answer(scene, locator: locator) {
+            $0.clouds = [.init(azimuth: centre.azimuth, elevation: scene.truth.pitch, width: 8, height: 5)]
+        }
+        try Self.expectCalibrated(result, scene)
     }
 
     /// Snow 1.5° deep on the crests above 5 500 m across a third of the skyline, north of
@@ -273,10 +276,7 @@ struct PhotoFitTests {
         let locator = try Self.locator()
         let scene = Scene(name: "snow north of Khumjung", location: .init(latitude: 27.667821, longitude: 86.620772),
                           truth: CameraOrientation(heading: 353.777, pitch: 6.899, roll: -1.730), compassError: -8)
-        let result = try Self.answer(scene, locator: locator, snow: (line: 5500, depth: 1.5))
-        let c = try #require(result.calibration, "\(result.warnings.map(\.message))")
-        #expect(abs(c.pitch - scene.truth.pitch) < 0.2 && abs(remainder(c.heading - scene.truth.heading, 360)) < 0.2
-                && abs(c.roll - scene.truth.roll) < 0.5, "\(c)")
+        try Self.expectCalibrated(try Self.answer(scene, locator: locator, snow: (line: 5500, depth: 1.5)), scene)
     }
 
     /// Snow 1.5° deep on every crest above 5 500 m, against a pale sky, above the Dudh Kosi: the

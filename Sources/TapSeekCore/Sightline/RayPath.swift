@@ -80,16 +80,16 @@ struct RayPath {
         lastLongitude = eye.longitude
     }
 
-    /// Makes this the ray from `eye` (the one it was made for) in another direction, as
+    /// Makes this the ray from the same eye in another direction, as
     /// ``init(eye:direction:geoid:refraction:segmentLength:frame:)`` would, keeping the segments'
     /// storage: a viewshed's thousands of sightlines then copy and release no geoid and
     /// allocate no segments each.
-    mutating func restart(direction enu: Vector3, eye: GeodeticPosition) {
+    mutating func restart(direction enu: Vector3) {
         let d = enu.normalized
         enuDirection = d
         direction = frame.ecefVector(fromENU: d)
         horizontalFraction = (d.x * d.x + d.y * d.y).squareRoot()
-        lastLongitude = eye.longitude
+        lastLongitude = frame.origin.longitude
         segments.removeAll(keepingCapacity: true)
         firstSegment = 0
         segmentEnd = nil

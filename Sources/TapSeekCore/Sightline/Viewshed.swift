@@ -409,7 +409,7 @@ extension Viewshed {
         let limit = sight.reach - sight.tolerance
         guard limit > clearTo else { return true }
         // One path for all the cells, aimed anew (the geoid it holds is copied once).
-        path.restart(direction: sight.direction, eye: sweep.eye)
+        path.restart(direction: sight.direction)
         // A cell's sightline stays within 180° of longitude of the eye (the grid spans at most
         // that much and the ray passes over no pole): the segments before clearTo are not needed.
         path.startSegments(at: clearTo)

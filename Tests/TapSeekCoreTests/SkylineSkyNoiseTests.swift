@@ -134,4 +134,36 @@ struct SkylineSkyNoiseTests {
         let score = Self.score(found, truth: { Self.ridge($0) + 45 }, tolerance: 3)
         #expect(score.within > 0.75, "\(Int(100 * score.within)) % of the columns on the ridge")
     }
+
+    /// A white cumulus over columns 200…599 whose underside darkens gradually (over 30 rows,
+    /// three levels a row) to a grey 40–70 levels darker than the sky, 20 rows thick, with clear
+    /// sky again below it and the ridge further down (web_034). The grey underside departs from
+    /// the sky, and is thick enough that nothing below it would be sky; but it is reached from a
+    /// cloud by a gradual darkening, so it is the cloud's shade, not terrain: the skyline under
+    /// the cloud is the ridge.
+    @Test func aCloudsShadedUndersideAboveClearSkyIsNotTheSkyline() {
+        let cloud = 200.0..<600.0
+        let image = Self.scene(seed: 21) { x, y, random in
+            let top = Self.ridge(x) + 45
+            if y > top {
+                let v = 40 * (random() - 0.5)
+                return (45 + v, 62 + v, 38 + v)
+            }
+            let s = Self.sky(y)
+            guard cloud.contains(x) else { return s }
+            // The cloud's rows: white from 30 to 60, then darkening to grey by row 90, grey to
+            // its base at row 110 (the ridge's highest point lies below 130).
+            let white = (242.0, 244.0, 248.0), grey = (s.0 - 20, s.1 - 40, s.2 - 70)
+            if y < 30 || y > 110 { return s }
+            let t = min(max((y - 60) / 30, 0), 1)
+            return (white.0 + (grey.0 - white.0) * t, white.1 + (grey.1 - white.1) * t, white.2 + (grey.2 - white.2) * t)
+        }
+        let found = SkylineDetector.detect(in: image)
+        let truth = { (x: Double) in Self.ridge(x) + 45 }
+        let underCloud = found.points.filter { cloud.contains($0.x) }
+        let onRidge = underCloud.filter { abs($0.y - truth($0.x)) <= 3 }.count
+        #expect(Double(onRidge) >= 0.9 * (cloud.upperBound - cloud.lowerBound), "\(onRidge) of the cloud's 400 columns on the ridge (\(underCloud.count) drawn)")
+        let onCloud = underCloud.filter { $0.y < 115 }.count
+        #expect(onCloud == 0, "\(onCloud) points drawn on the cloud")
+    }
 }

@@ -7,7 +7,10 @@ import TapSeekTestSupport
 /// level or two: scenes built in closed form (a sky gradient with noise over a hazy far ridge, a
 /// strongly textured forest, a haze layer), whose true skyline is known. They pin the rules that
 /// judge the sky by its own noise (``SkylineDetector``): without them the hazy ridge is followed
-/// as sky or left out, and a haze layer's soft top is drawn as the skyline.
+/// as sky or left out, and a haze layer's soft top is drawn as the skyline. Two more pin the sky
+/// followed down a column: a blurred ridge edge is a steep slope, not a drift to follow
+/// (``SkylineDetector/smoothSlope``), and a cloud's shaded underside, reached from the cloud by a
+/// gradual darkening, is no departure (``SkylineDetector/cloudBrighter``).
 struct SkylineSkyNoiseTests {
     static let width = 800, height = 600
 
@@ -133,5 +136,64 @@ struct SkylineSkyNoiseTests {
         #expect(off == 0, "\(off) of \(inCloud.count) points in the cloud's columns off the ridge")
         let score = Self.score(found, truth: { Self.ridge($0) + 45 }, tolerance: 3)
         #expect(score.within > 0.75, "\(Int(100 * score.within)) % of the columns on the ridge")
+    }
+
+    /// A white cumulus over columns 200…599 whose underside darkens gradually (over 30 rows,
+    /// three levels a row) to a grey 40–70 levels darker than the sky, 20 rows thick, with clear
+    /// sky again below it and the ridge further down (web_034). The grey underside departs from
+    /// the sky, and is thick enough that nothing below it would be sky; but it is reached from a
+    /// cloud by a gradual darkening, so it is the cloud's shade, not terrain: the skyline under
+    /// the cloud is the ridge.
+    @Test func aCloudsShadedUndersideAboveClearSkyIsNotTheSkyline() {
+        let cloud = 200.0..<600.0
+        let image = Self.scene(seed: 21) { x, y, random in
+            let top = Self.ridge(x) + 45
+            if y > top {
+                let v = 40 * (random() - 0.5)
+                return (45 + v, 62 + v, 38 + v)
+            }
+            let s = Self.sky(y)
+            guard cloud.contains(x) else { return s }
+            // The cloud's rows: white from 30 to 60, then darkening to grey by row 90, grey to
+            // its base at row 110 (the ridge's highest point lies below 130).
+            let white = (242.0, 244.0, 248.0), grey = (s.0 - 20, s.1 - 40, s.2 - 70)
+            if y < 30 || y > 110 { return s }
+            let t = min(max((y - 60) / 30, 0), 1)
+            return (white.0 + (grey.0 - white.0) * t, white.1 + (grey.1 - white.1) * t, white.2 + (grey.2 - white.2) * t)
+        }
+        let found = SkylineDetector.detect(in: image)
+        let truth = { (x: Double) in Self.ridge(x) + 45 }
+        let underCloud = found.points.filter { cloud.contains($0.x) }
+        let onRidge = underCloud.filter { abs($0.y - truth($0.x)) <= 3 }.count
+        #expect(Double(onRidge) >= 0.9 * (cloud.upperBound - cloud.lowerBound), "\(onRidge) of the cloud's 400 columns on the ridge (\(underCloud.count) drawn)")
+        let onCloud = underCloud.filter { $0.y < 115 }.count
+        #expect(onCloud == 0, "\(onCloud) points drawn on the cloud")
+    }
+
+    /// The hazy ridge of the first test, 60 levels darker than the sky in red (45 in green, 27 in
+    /// blue), its edge blurred over four rows by a cosine ramp (a web photo scaled up: up to 25
+    /// levels a row, second differences small) above the same textured forest (web_046). Row by
+    /// row the ramp is smooth and, against the frame's noise, near the sky just above it:
+    /// followed down it, the sky became the ridge and the forest's edge was drawn as the skyline
+    /// across the whole width. A steep slope is no drift: the ridge's face departs and the
+    /// forest's edge is never drawn (the ridge itself is found on about half the columns; the
+    /// rest are left out).
+    @Test func aHazyRidgesBlurredEdgeIsNotFollowedAsSky() {
+        let blur = 4.0
+        let image = Self.scene(seed: 17) { x, y, random in
+            let top = Self.ridge(x)
+            let s = Self.sky(y)
+            if y > top + 45 {
+                let v = 64 * (random() - 0.5)
+                return (45 + v, 62 + v, 38 + v)
+            }
+            let t = y < top - blur / 2 ? 0 : y > top + blur / 2 ? 1 : (1 - cos(.pi * (y - top + blur / 2) / blur)) / 2
+            let ridge = (Self.sky(top).0 - 60, Self.sky(top).1 - 45, Self.sky(top).2 - 27)
+            return (s.0 + (ridge.0 - s.0) * t, s.1 + (ridge.1 - s.1) * t, s.2 + (ridge.2 - s.2) * t)
+        }
+        let found = SkylineDetector.detect(in: image)
+        let score = Self.score(found, truth: Self.ridge, tolerance: 3)
+        #expect(Double(score.wrong) <= 0.02 * Double(Self.width), "\(score.wrong) points more than 5 % of the height off (the forest's edge)")
+        #expect(score.within > 0.4, "\(Int(100 * score.within)) % of the columns on the hazy ridge (coverage \(found.coverage))")
     }
 }

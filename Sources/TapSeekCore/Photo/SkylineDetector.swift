@@ -83,6 +83,14 @@ public enum SkylineDetector {
     /// blend over several rows (web_050: 0.4–1).
     static let sharpPaling: Double = 0.25
     static let sharpLevel = 3
+    /// A cloud, in the column's run down from the sky, is a pixel brighter than the sky followed
+    /// there by this many times the frame's noise and whiter than it (``ColourPlanes/isCloud(x:y:sky:noise:)``).
+    /// What darkens from a cloud gradually (``ColourPlanes/isGradual(x:y:noise:)``), with no step,
+    /// is its shaded underside, not terrain, however much darker than the sky: the veil of grey
+    /// under a cumulus over clear sky (web_034). At 3 units the grey body of a hazy far ridge,
+    /// brighter than a deep blue sky, passed as cloud (web_066); from 3 to 10 units the real
+    /// photographs score the same.
+    static let cloudBrighter: Float = 6
 
     /// A detected skyline.
     public struct Result: Sendable, Hashable {
@@ -373,7 +381,8 @@ struct ColourPlanes {
     /// clear sky departs even in a photo whose forest makes the frame's `noise` ten levels) costs
     /// as terrain, up to the cap. Below the fitted rows the line's end is followed down the
     /// column where the sky drifts slowly and smoothly (within ``SkylineDetector/followWithin``
-    /// spreads of the frame's noise, smooth in units of the sky's), so only a step departs.
+    /// spreads of the frame's noise, smooth in units of the sky's), so only a step departs; and
+    /// what darkens gradually from a cloud (its shaded underside) does not depart at all.
     /// False when no band has enough sky to fit.
     func addSkyDeparture(to cost: inout [Float], boundary: [Int], edges: [Float], noise: Float, skyNoise: Float) -> Bool {
         let bands = max(1, width / 50)
@@ -442,6 +451,9 @@ struct ColourPlanes {
             // first solid stretch of terrain nothing is sky (a lake, sky-blue water, a bright
             // rock in the foreground), however sky-like its colour.
             var departed = 0, beneath = false
+            // Whether the pixel is the shaded underside of a cloud: reached going down from
+            // pixels brighter than the sky (a cloud) by a gradual darkening, with no step between.
+            var shade = false
             // The part the lines were fitted to is sky by assumption; what lies below it is judged
             // against the sky followed down from the line's end: a sky that drifts over tens of rows
             // (a pale band at the horizon, a sunset's colours) is followed, a step is not, and
@@ -470,9 +482,15 @@ struct ColourPlanes {
                     for c in 0..<3 { sky[c] += (planes[c][i] - sky[c]) * rate }
                 }
                 // Only what is darker than the sky there (by the sum of its spreads against the
-                // sky's noise): clouds are as bright or brighter.
+                // sky's noise): clouds are as bright or brighter, and their shaded undersides,
+                // darker than the sky, are reached from them by a gradual darkening, not a step.
                 let departure = (distance - SkylineDetector.departureStart) / SkylineDetector.departureWidth
-                guard darker > spread else {
+                if isCloud(x: x, y: y, sky: sky, noise: noise) {
+                    shade = true
+                } else if shade, !isGradual(x: x, y: y, noise: skyNoise) {
+                    shade = false
+                }
+                guard darker > spread, !shade else {
                     departed = 0
                     continue
                 }
@@ -499,13 +517,32 @@ struct ColourPlanes {
             across += h * h
         }
         let limit = SkylineDetector.smoothCurvature * noise
+        return (down / 3).squareRoot() < limit && (across / 3).squareRoot() < limit && isGradual(x: x, y: y, noise: noise)
+    }
+
+    /// Whether the pixel at (x, y) is a cloud's: brighter than the `sky` there by
+    /// ``SkylineDetector/cloudBrighter`` times the `noise` (mean of the channels) and whiter
+    /// (saturation under ``whiteSaturation`` or under ``snowSaturation`` of the sky's: a cloud in
+    /// a deep blue sky takes a blue tint where it thins).
+    func isCloud(x: Int, y: Int, sky: [Float], noise: Float) -> Bool {
+        let i = y * width + x
+        let c = SIMD3(planes[0][i], planes[1][i], planes[2][i]), s = SIMD3(sky[0], sky[1], sky[2])
+        guard c.sum() > s.sum() + 3 * SkylineDetector.cloudBrighter * noise else { return false }
+        return saturation(c) < max(Self.whiteSaturation, Self.snowSaturation * saturation(s))
+    }
+
+    /// Whether the colour changes gradually down the column at (x, y): its slope (RMS over the
+    /// channels) within ``SkylineDetector/smoothSlope`` times the noise a row, as a cloud's
+    /// shading darkens toward its base; a ridge's edge, even blurred, is a steeper step.
+    func isGradual(x: Int, y: Int, noise: Float) -> Bool {
+        guard y >= 1, y + 1 < height else { return true }
+        let i = y * width + x
         var slope: Float = 0
         for p in planes {
             let d = (p[i + width] - p[i - width]) / 2
             slope += d * d
         }
-        return (down / 3).squareRoot() < limit && (across / 3).squareRoot() < limit
-            && (slope / 3).squareRoot() < SkylineDetector.smoothSlope * noise
+        return (slope / 3).squareRoot() < SkylineDetector.smoothSlope * noise
     }
 
     /// Strength of a boundary between rows y − 1 and y: the colour difference of the two rows

@@ -72,7 +72,7 @@ extension ColourPlanes {
     }
 
     /// (max − min)/max of a colour's channels: 0 for grey and white, toward 1 for pure colour.
-    private func saturation(_ c: SIMD3<Float>) -> Float {
+    func saturation(_ c: SIMD3<Float>) -> Float {
         let high = c.max()
         return high > 1 ? (high - c.min()) / high : 0
     }

@@ -162,16 +162,20 @@ enum DenseLaplace {
                               _ a: Double, _ b: Double, times: Int, backward: Bool = false, omega: Double = 1) -> Double {
         var largest = 0.0
         let width = g.width, inverse = g.inverse
+        // The colours in turn without an array of them, which cost an allocation a sweep (a
+        // small void takes dozens of sweeps, each of a few posts).
+        @inline(__always) func relax(_ colour: UnsafeMutableBufferPointer<Int32>) {
+            for k32 in colour {
+                let k = Int(k32)
+                let change = omega * ((f[k] + a * (x[k - width] + x[k + width]) + b * (x[k - 1] + x[k + 1])) * inverse[k] - x[k])
+                largest = max(largest, abs(change))
+                x[k] += change
+            }
+        }
         for _ in 0..<times {
             largest = 0
-            for colour in backward ? [g.black, g.red] : [g.red, g.black] {
-                for k32 in colour {
-                    let k = Int(k32)
-                    let change = omega * ((f[k] + a * (x[k - width] + x[k + width]) + b * (x[k - 1] + x[k + 1])) * inverse[k] - x[k])
-                    largest = max(largest, abs(change))
-                    x[k] += change
-                }
-            }
+            relax(backward ? g.black : g.red)
+            relax(backward ? g.red : g.black)
         }
         return largest
     }

@@ -167,14 +167,35 @@ public struct ElevationGrid: Sendable {
     /// Whether the bilinear height at a point inside the grid rests on a filled post: one of
     /// the four posts around it that weigh in (as ``interpolate(latitude:longitude:)`` snaps).
     public func isFilled(latitude: Double, longitude: Double) -> Bool {
-        guard let filled, contains(latitude: latitude, longitude: longitude) else { return false }
-        let row = cellRow(latitude: latitude), column = cellColumn(longitude: longitude)
+        guard filled != nil, contains(latitude: latitude, longitude: longitude) else { return false }
+        return isFilled(row: cellRow(latitude: latitude), column: cellColumn(longitude: longitude))
+    }
+
+    /// ``isFilled(latitude:longitude:)`` of the point at this ``cellRow(latitude:)`` and
+    /// ``cellColumn(longitude:)``: a look-up that found the cell for the height asks here
+    /// without finding it again.
+    @inlinable public func isFilled(row: (index: Int, fraction: Double), column: (index: Int, fraction: Double)) -> Bool {
+        // Read in place: `if let` of the optional mask would retain and release its words.
+        guard filled != nil else { return false }
         let snap = 1e-6
         let i = row.index * columns + column.index
         let south = row.fraction > snap, north = row.fraction < 1 - snap
         let east = column.fraction > snap, west = column.fraction < 1 - snap
-        return (north && west && filled.contains(i)) || (north && east && filled.contains(i + 1))
-            || (south && west && filled.contains(i + columns)) || (south && east && filled.contains(i + columns + 1))
+        return (north && west && filled!.contains(i)) || (north && east && filled!.contains(i + 1))
+            || (south && west && filled!.contains(i + columns)) || (south && east && filled!.contains(i + columns + 1))
+    }
+
+    /// The bilinear height at a point the grid holds and whether it rests on a filled post
+    /// (``height(latitude:longitude:)`` and ``isFilled(latitude:longitude:)`` from one finding of
+    /// the point's cell, the same arithmetic, so the same answers); nil when the grid does not
+    /// hold the point or the height is unknown. `longitude` normalised to ±180° (a grid holding
+    /// such a point needs no shift of 360°: it is narrower than 360°).
+    @inlinable public func heightMarkingFilled(latitude: Double, longitude: Double) -> (height: Double, filled: Bool)? {
+        guard contains(latitude: latitude, longitude: longitude) else { return nil }
+        let row = cellRow(latitude: latitude), column = cellColumn(longitude: longitude)
+        let h = interpolate(row: row.index, tr: row.fraction, column: column.index, tc: column.fraction)
+        if h.isNaN { return nil }
+        return (h, isFilled(row: row, column: column))
     }
 
     /// ``isFilled(latitude:longitude:)`` for a point this grid holds (`longitude` normalised to

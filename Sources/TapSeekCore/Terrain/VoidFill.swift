@@ -46,7 +46,7 @@ public enum VoidFill {
         var mask: PostMask?
         // For every post: −2 before it is looked at, −1 once known or taken, else its place in
         // the void being solved (reset after it).
-        var slot = [Int32](repeating: -2, count: heights.count)
+        var slot = Self.posts(heights.count, each: -2)
         var component: [Int] = []
         var stack: [Int] = []
         heights.withUnsafeMutableBufferPointer { h in
@@ -123,7 +123,7 @@ public enum VoidFill {
                         reach: reach, tolerance: tolerance)
         }
         // Each post's void (its index in `voids`), −1 where none was found yet.
-        var label = [Int32](repeating: -1, count: heights.count)
+        var label = Self.posts(heights.count, each: -1)
         // The voids found: posts (flood order), first post, and whether to fill.
         var voids: [(posts: [Int], first: Int, chosen: Bool)] = []
         var stack: [Int] = []
@@ -179,7 +179,7 @@ public enum VoidFill {
         let chosen = voids.indices.filter { voids[$0].chosen }.sorted { voids[$0].first < voids[$1].first }
         guard !chosen.isEmpty else { return nil }
         // Each chosen void's place for its posts, as the whole fill gives it; −2 elsewhere.
-        var slot = [Int32](repeating: -2, count: heights.count)
+        var slot = Self.posts(heights.count, each: -2)
         heights.withUnsafeMutableBufferPointer { h in
             slot.withUnsafeMutableBufferPointer { slot in
                 for v in chosen {
@@ -197,6 +197,16 @@ public enum VoidFill {
             }
         }
         return mask
+    }
+
+    /// A mark for each of `count` posts, in storage advised onto huge pages (``HugePages``):
+    /// as large as the grid, and faulted in 4 KiB page by page otherwise.
+    private static func posts(_ count: Int, each value: Int32) -> [Int32] {
+        [Int32](unsafeUninitializedCapacity: count) { marks, initialized in
+            HugePages.advise(UnsafeMutableRawBufferPointer(marks))
+            marks.initialize(repeating: value)
+            initialized = count
+        }
     }
 
     /// One void: its posts and the geometry of the lattice around them.

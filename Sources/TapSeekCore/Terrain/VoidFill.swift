@@ -484,9 +484,11 @@ public struct PostMask: Sendable, Hashable {
     }
 
     /// Whether post `i` (row-major index) is in the set.
-    @inlinable public func contains(_ i: Int) -> Bool { word(i >> 6) & (UInt64(1) << UInt64(i & 63)) != 0 }
+    /// Inlined always: asked up to four times a point of `elevation --batch` on a filled tile,
+    /// where a call each cost 12 instructions (9 M on the summit window).
+    @inlinable @inline(__always) public func contains(_ i: Int) -> Bool { word(i >> 6) & (UInt64(1) << UInt64(i & 63)) != 0 }
 
-    @usableFromInline func word(_ k: Int) -> UInt64 { bits[k] }
+    @usableFromInline @inline(__always) func word(_ k: Int) -> UInt64 { bits[k] }
 
     /// Memory the set takes, bytes.
     var byteCount: Int { bits.count * MemoryLayout<UInt64>.stride }

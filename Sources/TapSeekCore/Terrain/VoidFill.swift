@@ -51,7 +51,8 @@ public enum VoidFill {
         var stack: [Int] = []
         heights.withUnsafeMutableBufferPointer { h in
             slot.withUnsafeMutableBufferPointer { slot in
-                for start in 0..<h.count where slot[start] == -2 && h[start].isNaN {
+                // The post's height first: nearly every post is known, and its mark need not be read.
+                for start in 0..<h.count where h[start].isNaN && slot[start] == -2 {
                     // The void holding `start`, by flood fill through the four neighbours.
                     component.removeAll(keepingCapacity: true)
                     stack.append(start)

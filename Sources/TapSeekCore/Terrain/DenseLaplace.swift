@@ -81,14 +81,31 @@ enum DenseLaplace {
 
         /// The grid of every other row and column: post (i, j) is post (2i, 2j) here, the last
         /// row and column clamped onto this grid's border (known), so its border is known too.
-        var coarser: Grid? {
+        /// Where a side of the rectangle lies beyond the tile (``Beyond``), the coarse grid's posts
+        /// next to it take the mean of the neighbours they have, as the finest grid's do: with
+        /// the missing neighbour counted as a known zero instead, the coarse corrections vanished
+        /// along the tile's edge, where the error does not, and a void reaching the edge took
+        /// two or three times the conjugate-gradient steps of one inside (14 against 6).
+        func coarser(beyond: Beyond, northSouth a: Double, eastWest b: Double) -> Grid? {
             guard count > 64, height >= 7, width >= 7 else { return nil }
             let h = (height + 2) / 2, w = (width + 2) / 2
             var u = [Bool](repeating: false, count: h * w)
             for i in 1..<(h - 1) {
                 for j in 1..<(w - 1) { u[i * w + j] = unknown[2 * i * width + 2 * j] }
             }
-            return Grid(height: h, width: w, unknown: u)
+            guard beyond.any else { return Grid(height: h, width: w, unknown: u) }
+            var diagonal = [Double](repeating: 1, count: h * w)
+            for i in 1..<(h - 1) {
+                for j in 1..<(w - 1) where u[i * w + j] {
+                    var d = 1.0
+                    if beyond.north && i == 1 { d -= a }
+                    if beyond.south && i == h - 2 { d -= a }
+                    if beyond.west && j == 1 { d -= b }
+                    if beyond.east && j == w - 2 { d -= b }
+                    diagonal[i * w + j] = d
+                }
+            }
+            return Grid(height: h, width: w, unknown: u, diagonal: diagonal)
         }
 
         /// Calls `body` with every unknown post's index.
@@ -105,6 +122,13 @@ enum DenseLaplace {
         }
     }
 
+    /// Which sides of the rectangle lie beyond the tile: its outer row or column there holds
+    /// no terrain, only zeros that weigh nothing (``solve(_:unknown:diagonal:beyond:height:width:northSouth:eastWest:guess:tolerance:)``).
+    struct Beyond: Equatable {
+        var north = false, south = false, west = false, east = false
+        var any: Bool { north || south || west || east }
+    }
+
     /// Solves in place.
     /// - Parameters:
     ///   - values: `height × width` heights, row-major, metres; unknown posts' entries are
@@ -112,16 +136,18 @@ enum DenseLaplace {
     ///   - unknown: which posts to solve for; no post on the rectangle's border may be unknown.
     ///   - diagonal: for each post, the share of the neighbours' total weight that it has (1
     ///     inside the tile; less on its edge, where a missing neighbour's post holds 0): the
-    ///     post is then the mean of the neighbours it has. Nil: all 1. Only the finest grid
-    ///     uses it; the coarse grids, which only precondition, do without.
+    ///     post is then the mean of the neighbours it has. Nil: all 1. The coarse grids,
+    ///     which only precondition, build theirs from `beyond`.
+    ///   - beyond: the sides whose outer row or column lies beyond the tile; the coarse grids
+    ///     give the posts next to them the same share as `diagonal` gives the finest grid's.
     ///   - northSouth, eastWest: weight of each north–south and each east–west neighbour in the
     ///     mean (twice their sum is 1).
     ///   - guess: where the unknown posts start, metres.
     ///   - tolerance: the surface's largest error allowed, metres.
-    static func solve(_ values: inout [Double], unknown: [Bool], diagonal: [Double]? = nil, height: Int, width: Int,
+    static func solve(_ values: inout [Double], unknown: [Bool], diagonal: [Double]? = nil, beyond: Beyond = Beyond(), height: Int, width: Int,
                       northSouth a: Double, eastWest b: Double, guess: Double, tolerance: Double) {
         var grids = [Grid(height: height, width: width, unknown: unknown, diagonal: diagonal)]
-        while let next = grids[grids.count - 1].coarser { grids.append(next) }
+        while let next = grids[grids.count - 1].coarser(beyond: beyond, northSouth: a, eastWest: b) { grids.append(next) }
         let g = grids[0]
         values.withUnsafeMutableBufferPointer { v in
             g.forEach { v[$0] = guess }
@@ -157,19 +183,26 @@ enum DenseLaplace {
                 }
                 guard pq > 0 else { break }
                 let alpha = rz / pq
-                var largest = 0.0
                 g.forEach { k in
                     v[k] += alpha * p[k]
                     r[k] -= alpha * q[k]
-                    largest = max(largest, abs(r[k]))
                 }
-                // The residual is the change a sweep would make; the error it leaves is a few
-                // times larger (measured: under 4 times over voids 100 posts across).
-                if largest < tolerance / 10 { break }
                 g.forEach { z[$0] = 0 }
                 cycle(grids[...], z, r, a, b)
-                var next = 0.0
-                g.forEach { k in next += r[k] * z[k] }
+                var next = 0.0, estimate = 0.0
+                g.forEach { k in
+                    next += r[k] * z[k]
+                    estimate = max(estimate, abs(z[k]))
+                }
+                // The cycle's answer to the residual is the error's estimate (the error the cycle
+                // would leave is a fraction of it); added, it leaves the surface well within the
+                // tolerance. Not the residual itself, the change a sweep would make: the error
+                // of a smooth surface spanning the void is many times its residual, most of all
+                // where the void reaches the tile's edge (1.5 mm errors under residuals of 0.1 mm).
+                if estimate < tolerance / 2 {
+                    g.forEach { v[$0] += z[$0] }
+                    break
+                }
                 let beta = next / rz
                 rz = next
                 g.forEach { k in p[k] = z[k] + beta * p[k] }

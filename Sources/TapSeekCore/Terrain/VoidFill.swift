@@ -424,7 +424,8 @@ public enum VoidFill {
             guard rimCount > 0 else { return false }
             let mean = rimSum / Double(rimCount)
             for k in foreign { values[k] = mean }
-            DenseLaplace.solve(&values, unknown: unknown, diagonal: diagonal, height: height, width: width,
+            let beyond = DenseLaplace.Beyond(north: top < 0, south: top + height > rows, west: left < 0, east: left + width > columns)
+            DenseLaplace.solve(&values, unknown: unknown, diagonal: diagonal, beyond: beyond, height: height, width: width,
                                northSouth: wr / (2 * wr + 2 * wc), eastWest: wc / (2 * wr + 2 * wc),
                                guess: mean, tolerance: tolerance)
             for i in posts {

@@ -6,6 +6,7 @@
 # all level rays, a coast is half sea. The worst row is the one to quote.
 #
 #   scripts/bench-terrains.sh [RUNS] [TERRAIN…]      (default 5 runs; all terrains)
+#   TAPSEEK=/path/to/tapseek scripts/bench-terrains.sh …   (another build than .build/release's)
 #
 # Needs the release build the main command makes (swift build -c release --static-swift-stdlib
 # --product tapseek), gdal-bin and python3. Each terrain is a 62 km window of a shared tile around
@@ -36,7 +37,8 @@ set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-5}"
 shift || true
-tapseek="$root/.build/release/tapseek"
+# TAPSEEK: another build to measure (a copy of main's, for the table before a change).
+tapseek="${TAPSEEK:-$root/.build/release/tapseek}"
 dem="$root/../shared/dem"
 [ -x "$tapseek" ] || { echo "bench-terrains: build first: swift build -c release --static-swift-stdlib --product tapseek" >&2; exit 1; }
 for tool in gdal_translate gdalwarp gdal_viewshed gdallocationinfo gdaltransform python3; do

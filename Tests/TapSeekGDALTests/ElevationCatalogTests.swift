@@ -64,27 +64,44 @@ struct ElevationCatalogTests {
         }
     }
 
-    /// `Sampler.height`, the batch's look-up without strings, answers exactly as the full
-    /// look-up where that finds a height (the Eiger, Everest, a longitude given 360° round),
-    /// and nil where it does not (the Finsteraarhorn's void, the sea off every tile); an
-    /// invalid latitude is refused by both.
-    @Test func theHeightLookUpIsTheFullOnesWhereThereIsAHeight() throws {
+    /// One look-up answers a height where the DEM has one (the Eiger's post at the height the
+    /// shared data's README lists, also when its longitude is given 360° round, which comes back
+    /// wrapped) and otherwise says why: the Finsteraarhorn's summit is an SRTM void, the
+    /// mid-Atlantic has no tile. With voids filled the Finsteraarhorn gets a height marked
+    /// filled, below its 4 274 m (the fill spans the void from the lower ground around it) and
+    /// above the Eiger; an invalid latitude is refused.
+    @Test func aLookUpAnswersTheHeightOrWhyThereIsNone() throws {
         let catalog = try #require(Self.catalog, Comment(rawValue: SharedData.missing(SharedData.dem)))
-        var sampler = ElevationService(catalog: catalog, geoid: try Geoid(gtxContentsOf: Geoid.defaultPath)).sampler()
-        var heights = 0
-        for (latitude, longitude) in [(46.5775, 8.0050), (27.9883, 86.9250), (46.5775, 368.0050), (46.5367, 8.1258), (0.5, -30.5)] {
-            let full = try sampler.elevation(latitude: latitude, longitude: longitude)
-            let plain = try sampler.height(latitude: latitude, longitude: longitude)
-            if let plain {
-                heights += 1
-                #expect(full.elevation == plain.elevation && full.latitude == plain.latitude && full.longitude == plain.longitude
-                        && full.geoidUndulation == plain.geoidUndulation && full.filled == plain.filled && full.reason == nil)
-            } else {
-                #expect(full.elevation == nil && full.reason != nil, "\(latitude), \(longitude)")
+        let geoid = try Geoid(gtxContentsOf: Geoid.defaultPath)
+        var sampler = ElevationService(catalog: catalog, geoid: geoid).sampler()
+        let spacing = 1.0 / 1200
+        let eiger = ((46.5775 / spacing).rounded() * spacing, (8.0050 / spacing).rounded() * spacing)
+        for longitude in [eiger.1, eiger.1 + 360] {
+            guard case let .height(latitude, wrapped, elevation, _, filled) = try sampler.lookUp(latitude: eiger.0, longitude: longitude) else {
+                Issue.record("the Eiger at longitude \(longitude) has no height")
+                continue
             }
+            #expect(latitude == eiger.0 && abs(wrapped - eiger.1) < 1e-9 && abs(elevation - 3933) <= 2 && !filled)
         }
-        #expect(heights == 3)
-        #expect(throws: CoordinateError.self) { try sampler.height(latitude: 91, longitude: 8) }
+        let finsteraarhorn = (46.5367, 8.1258)
+        for (point, reason) in [(finsteraarhorn, "void"), ((0.5, -30.5), "no tile")] {
+            guard case .none(let answer) = try sampler.lookUp(latitude: point.0, longitude: point.1) else {
+                Issue.record("\(point) has a height")
+                continue
+            }
+            #expect(answer.elevation == nil && answer.reason == reason, "\(point): \(answer)")
+        }
+        #expect(throws: CoordinateError.self) { try sampler.lookUp(latitude: 91, longitude: 8) }
+
+        let filling = try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal,
+                                           voidFillArea: .around(latitude: finsteraarhorn.0, longitude: finsteraarhorn.1, radius: 0))
+        var filledSampler = ElevationService(catalog: filling, geoid: geoid).sampler()
+        let answer = try filledSampler.lookUp(latitude: finsteraarhorn.0, longitude: finsteraarhorn.1)
+        guard case let .height(_, _, elevation, _, filled) = answer else {
+            Issue.record("the filled Finsteraarhorn has no height: \(answer)")
+            return
+        }
+        #expect(filled && elevation > 3933 && elevation < 4274, "\(elevation) m")
     }
 
     @Test func finsteraarhornIsAVoidNotSeaLevel() throws {

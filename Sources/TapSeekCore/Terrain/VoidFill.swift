@@ -46,12 +46,13 @@ public enum VoidFill {
         var mask: PostMask?
         // For every post: −2 before it is looked at, −1 once known or taken, else its place in
         // the void being solved (reset after it).
-        var slot = [Int32](repeating: -2, count: heights.count)
+        var slot = Self.posts(heights.count, each: -2)
         var component: [Int] = []
         var stack: [Int] = []
         heights.withUnsafeMutableBufferPointer { h in
             slot.withUnsafeMutableBufferPointer { slot in
-                for start in 0..<h.count where slot[start] == -2 && h[start].isNaN {
+                // The post's height first: nearly every post is known, and its mark need not be read.
+                for start in 0..<h.count where h[start].isNaN && slot[start] == -2 {
                     // The void holding `start`, by flood fill through the four neighbours.
                     component.removeAll(keepingCapacity: true)
                     stack.append(start)
@@ -123,7 +124,7 @@ public enum VoidFill {
                         reach: reach, tolerance: tolerance)
         }
         // Each post's void (its index in `voids`), −1 where none was found yet.
-        var label = [Int32](repeating: -1, count: heights.count)
+        var label = Self.posts(heights.count, each: -1)
         // The voids found: posts (flood order), first post, and whether to fill.
         var voids: [(posts: [Int], first: Int, chosen: Bool)] = []
         var stack: [Int] = []
@@ -179,7 +180,7 @@ public enum VoidFill {
         let chosen = voids.indices.filter { voids[$0].chosen }.sorted { voids[$0].first < voids[$1].first }
         guard !chosen.isEmpty else { return nil }
         // Each chosen void's place for its posts, as the whole fill gives it; −2 elsewhere.
-        var slot = [Int32](repeating: -2, count: heights.count)
+        var slot = Self.posts(heights.count, each: -2)
         heights.withUnsafeMutableBufferPointer { h in
             slot.withUnsafeMutableBufferPointer { slot in
                 for v in chosen {
@@ -197,6 +198,16 @@ public enum VoidFill {
             }
         }
         return mask
+    }
+
+    /// A mark for each of `count` posts, in storage advised onto huge pages (``HugePages``):
+    /// as large as the grid, and faulted in 4 KiB page by page otherwise.
+    private static func posts(_ count: Int, each value: Int32) -> [Int32] {
+        [Int32](unsafeUninitializedCapacity: count) { marks, initialized in
+            HugePages.advise(UnsafeMutableRawBufferPointer(marks))
+            marks.initialize(repeating: value)
+            initialized = count
+        }
     }
 
     /// One void: its posts and the geometry of the lattice around them.
@@ -413,7 +424,8 @@ public enum VoidFill {
             guard rimCount > 0 else { return false }
             let mean = rimSum / Double(rimCount)
             for k in foreign { values[k] = mean }
-            DenseLaplace.solve(&values, unknown: unknown, diagonal: diagonal, height: height, width: width,
+            let beyond = DenseLaplace.Beyond(north: top < 0, south: top + height > rows, west: left < 0, east: left + width > columns)
+            DenseLaplace.solve(&values, unknown: unknown, diagonal: diagonal, beyond: beyond, height: height, width: width,
                                northSouth: wr / (2 * wr + 2 * wc), eastWest: wc / (2 * wr + 2 * wc),
                                guess: mean, tolerance: tolerance)
             for i in posts {
@@ -474,9 +486,11 @@ public struct PostMask: Sendable, Hashable {
     }
 
     /// Whether post `i` (row-major index) is in the set.
-    @inlinable public func contains(_ i: Int) -> Bool { word(i >> 6) & (UInt64(1) << UInt64(i & 63)) != 0 }
+    /// Inlined always: asked up to four times a point of `elevation --batch` on a filled tile,
+    /// where a call each cost 12 instructions (9 M on the summit window).
+    @inlinable @inline(__always) public func contains(_ i: Int) -> Bool { word(i >> 6) & (UInt64(1) << UInt64(i & 63)) != 0 }
 
-    @usableFromInline func word(_ k: Int) -> UInt64 { bits[k] }
+    @usableFromInline @inline(__always) func word(_ k: Int) -> UInt64 { bits[k] }
 
     /// Memory the set takes, bytes.
     var byteCount: Int { bits.count * MemoryLayout<UInt64>.stride }

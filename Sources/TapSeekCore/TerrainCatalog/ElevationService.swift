@@ -33,15 +33,29 @@ public struct ElevationService: Sendable {
         public var terrain: TerrainSampler
         public let geoid: Geoid
 
-        /// Looks a point up; throws for a latitude outside ±90 or a non-finite value.
-        public mutating func elevation(latitude: Double, longitude: Double) throws(CoordinateError) -> PointElevation {
+        /// What one look-up finds: a height as plain numbers, or, where the point has none, the
+        /// full answer saying why.
+        public enum LookUp: Sendable, Hashable {
+            /// Degrees (the longitude wrapped into [−180, 180)) and metres, as in ``PointElevation``.
+            case height(latitude: Double, longitude: Double, elevation: Double, geoidUndulation: Double, filled: Bool)
+            /// No height: the answer with its ``PointElevation/reason``.
+            case none(PointElevation)
+        }
+
+        /// Looks a point up once: its height as plain numbers where it has one (no optional
+        /// strings to retain, copy and release: a few hundred instructions a point of
+        /// `elevation --batch`), else the full answer with its reason. Throws for a latitude
+        /// outside ±90 or a non-finite value.
+        public mutating func lookUp(latitude: Double, longitude: Double) throws(CoordinateError) -> LookUp {
             let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
             let n = geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+            let found = terrain.sampleMarkingFilled(latitude: p.latitude, longitude: p.longitude)
+            if case .height(let h) = found.sample {
+                return .height(latitude: p.latitude, longitude: p.longitude, elevation: h, geoidUndulation: n, filled: found.filled)
+            }
             var result = PointElevation(latitude: p.latitude, longitude: p.longitude, elevation: nil, geoidUndulation: n)
-            switch terrain.sample(latitude: p.latitude, longitude: p.longitude) {
-            case .height(let h):
-                result.elevation = h
-                result.filled = terrain.isFilled(latitude: p.latitude, longitude: p.longitude)
+            switch found.sample {
+            case .height: break
             case .void: result.reason = "void"
             case .outside:
                 if let damage = terrain.catalog.damage(latitude: p.latitude, longitude: p.longitude) {
@@ -51,18 +65,19 @@ public struct ElevationService: Sendable {
                     result.reason = "no tile"
                 }
             }
-            return result
+            return .none(result)
         }
 
-        /// ``elevation(latitude:longitude:)`` where the point has a height, as plain numbers;
-        /// nil where it has none (ask that method why). No optional strings to retain, copy and
-        /// release per point: 200 instructions of `elevation --batch`'s look-up.
-        public mutating func height(latitude: Double, longitude: Double) throws(CoordinateError)
-            -> (latitude: Double, longitude: Double, elevation: Double, geoidUndulation: Double, filled: Bool)? {
-            let p = try CoordinateError.validated(latitude: latitude, longitude: longitude)
-            guard case .height(let h) = terrain.sample(latitude: p.latitude, longitude: p.longitude) else { return nil }
-            return (p.latitude, p.longitude, h, geoid.undulation(latitude: p.latitude, longitude: p.longitude),
-                    terrain.isFilled(latitude: p.latitude, longitude: p.longitude))
+        /// ``lookUp(latitude:longitude:)`` as one ``PointElevation``; throws for a latitude
+        /// outside ±90 or a non-finite value.
+        public mutating func elevation(latitude: Double, longitude: Double) throws(CoordinateError) -> PointElevation {
+            switch try lookUp(latitude: latitude, longitude: longitude) {
+            case let .height(latitude, longitude, elevation, geoidUndulation, filled):
+                return PointElevation(latitude: latitude, longitude: longitude, elevation: elevation, geoidUndulation: geoidUndulation,
+                                      filled: filled)
+            case .none(let answer):
+                return answer
+            }
         }
     }
 

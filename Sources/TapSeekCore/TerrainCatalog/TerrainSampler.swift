@@ -8,23 +8,27 @@
 public struct TerrainSampler: TerrainGrids, Sendable {
     public let catalog: ElevationCatalog
     private var recent: ElevationGrid?
-    /// The last point the slow path found no height at, and what it found: a batch asks for a
-    /// point's height and, when there is none, again for the whole answer with its reason, and
-    /// the slow path (the catalog's candidates, seams, gaps) costs thousands of instructions
-    /// (the 4 % of the bench's points just off its window were 8 % of `elevation --batch`).
-    /// The slow path reads only the catalog, so the same point gets the same answer.
-    private var lastMiss: (latitude: UInt64, longitude: UInt64, sample: TerrainSample)?
 
     public init(catalog: ElevationCatalog) { self.catalog = catalog }
 
     public mutating func sample(latitude: Double, longitude: Double) -> TerrainSample {
         // Read in place: copying the grid out of the optional would retain its buffers.
         if let h = recent?.height(latitude: latitude, longitude: longitude) { return .height(h) }
-        if let miss = lastMiss, miss.latitude == latitude.bitPattern, miss.longitude == longitude.bitPattern { return miss.sample }
+        return sampleSlowly(latitude: latitude, longitude: normalizedLongitude(longitude))
+    }
+
+    /// ``sample(latitude:longitude:)`` and, where it finds a height, whether the height rests on
+    /// a filled post (``isFilled(latitude:longitude:)``), from one look-up: on the tile used
+    /// last, the cell found for the height is the one whose posts are checked. `longitude`
+    /// normalised to ±180°. Where there is no height, the sample says why (void or no tile) and
+    /// `filled` is false: a caller needing the reason asks nothing twice.
+    public mutating func sampleMarkingFilled(latitude: Double, longitude: Double) -> (sample: TerrainSample, filled: Bool) {
+        if let answer = recent?.heightMarkingFilled(latitude: latitude, longitude: longitude) { return (.height(answer.height), answer.filled) }
         let answer = sampleSlowly(latitude: latitude, longitude: normalizedLongitude(longitude))
-        if case .height = answer { return answer }
-        lastMiss = (latitude.bitPattern, longitude.bitPattern, answer)
-        return answer
+        guard case .height = answer else { return (answer, false) }
+        // The slow path left the grid that gave the height as the tile used last (or found it
+        // at a seam, in a cell of no filled posts): ask as `isFilled` always did.
+        return (answer, isFilled(latitude: latitude, longitude: longitude))
     }
 
     /// Reads the posts around each point from the tile used last, where it holds the point,

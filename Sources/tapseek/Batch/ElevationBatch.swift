@@ -71,14 +71,14 @@ struct ElevationBatch {
                 do throws(CoordinateError) {
                     // The numbers' text as read, to copy where it is what formatting them would
                     // give; not a longitude that validation wrapped.
-                    if let e = try sampler.height(latitude: p.latitude, longitude: p.longitude) {
+                    switch try sampler.lookUp(latitude: p.latitude, longitude: p.longitude) {
+                    case let .height(latitude, longitude, elevation, geoidUndulation, filled):
                         ElevationRecord.writeHeight(line: number,
-                                                    latitude: e.latitude, text: ElevationBatch.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude),
-                                                    longitude: e.longitude, text: ElevationBatch.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude),
-                                                    elevation: e.elevation, filled: e.filled, geoidUndulation: e.geoidUndulation, to: &out)
-                    } else {
-                        // No height: the full look-up says why.
-                        let e = try sampler.elevation(latitude: p.latitude, longitude: p.longitude)
+                                                    latitude: latitude, text: ElevationBatch.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: latitude),
+                                                    longitude: longitude, text: ElevationBatch.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: longitude),
+                                                    elevation: elevation, filled: filled, geoidUndulation: geoidUndulation, to: &out)
+                    case .none(let e):
+                        // No height: the answer says why.
                         let latitudeText = ElevationBatch.echo(line, p.latitudeText, p.latitudeDecimals, read: p.latitude, written: e.latitude)
                         let longitudeText = ElevationBatch.echo(line, p.longitudeText, p.longitudeDecimals, read: p.longitude, written: e.longitude)
                         ElevationRecord.write(e, line: number, readFrom: (latitudeText, longitudeText), to: &out)

@@ -151,13 +151,15 @@ public enum PhotoOrientationFit {
                                  skylineRays: pixels.map { camera.ray(throughPixelX: $0.x, y: $0.y) },
                                  landmarkRays: [], landmarks: [], profile: profile)
         let starts = coarseStarts(fit: fit, fullCircle: fullCircle)
-        // Ranked by their points within one tolerance, the tightest any fit reached: each fit's
-        // own tolerance follows its misfits, so a loose fit 0.5° off would count all the points a
-        // tight one fits to 0.01°, and one more.
+        // Ranked by their truncated cost at one tolerance, the tightest any fit reached: each
+        // fit's own tolerance follows its misfits, so a loose fit 0.5° off would count all the
+        // points a tight one fits to 0.01°, and one more. Counting within the common tolerance
+        // is not enough either, as it is at least 0.15°: a skyline slid 0.22° along itself keeps
+        // as many points within it, only farther off.
         let refined = starts.map { fit.refine(from: $0, freeRoll: true) }
         let common = refined.map(\.tolerance).min() ?? OrientationFit.matchTolerance.lowerBound
-        var fits = refined.map { ($0, matches(fit: fit, at: $0.angles, tolerance: common)) }
-            .sorted { ($0.1.count, -$0.1.rms) > ($1.1.count, -$1.1.rms) }.map(\.0)
+        var fits = refined.map { ($0, truncatedCost(fit: fit, at: $0.angles, tolerance: common)) }
+            .sorted { $0.1 < $1.1 }.map(\.0)
         let consistent = fits.filter { belowBoundShare(fit: fit, at: $0.angles, lowerBounds: lowerBounds, tolerance: $0.tolerance) <= maximumBelowBound }
         guard let best = consistent.first else {
             guard !fits.isEmpty else {
@@ -257,6 +259,13 @@ public enum PhotoOrientationFit {
         let within = fit.misfits(a).prefix(fit.skylineRays.count).filter { abs($0) <= tolerance }
         let sum = within.reduce(0) { $0 + $1 * $1 }
         return (within.count, within.isEmpty ? .infinity : (sum / Double(within.count)).squareRoot())
+    }
+
+    /// The points' squared misfits under the angles `a`, each capped at `tolerance`², in units of
+    /// it: a point within the tolerance costs by how far it lies, any other costs 1 (a cloud,
+    /// foreground, or the skyline somewhere else).
+    static func truncatedCost(fit: OrientationFit, at a: OrientationFit.Angles, tolerance: Double) -> Double {
+        fit.misfits(a).prefix(fit.skylineRays.count).reduce(0) { $0 + min($1 * $1 / (tolerance * tolerance), 1) }
     }
 
     /// How far (degrees) the DEM's skyline behind `points` rises and falls about its least-squares

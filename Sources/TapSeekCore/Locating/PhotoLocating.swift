@@ -128,9 +128,9 @@ extension Locator {
                     // Haze may hide the far ridges: the photo's skyline is then the silhouette of
                     // the nearer terrain alone, and every silhouette of terrain nearer still lies
                     // at or below it (a lower bound at every azimuth).
-                    let full = points.filter(\.complete).map(\.distance).max() ?? 0
+                    let farthest = points.filter { $0.elevationAngle != nil }.map(\.distance).max() ?? 0
                     var nearer: (fit: PhotoOrientationFit.Fit, range: Double)?
-                    for range in Self.hazeRanges where range < full {
+                    for range in Self.hazeRanges where range < farthest {
                         let near = skylinePoints(from: eye, azimuths: window, jobs: jobs, range: range, terrain: &terrain)
                         let settled = near.map { $0.complete && !$0.atRangeLimit && $0.elevationAngle != nil }
                         let nearProfile = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,

@@ -180,6 +180,20 @@ struct PhotoFitTests {
         try Self.expectCalibrated(try Self.answer(scene, locator: locator), scene, within: (0.05, 0.05, 0.1))
     }
 
+    /// A real photograph from elsewhere (web_058 of skyline-web), given a position above
+    /// Pangboche whose skyline is a hillside 1 km away: a skyline from anywhere matches a near,
+    /// rugged one somewhere within the widest tolerance, 0.4°, and one fit matched 178 of 284
+    /// points there, loosely (0.196° rms). It is refused.
+    @Test func aRealPhotoFromElsewhereThatMatchesOnlyLooselyIsRefused() throws {
+        let locator = try Self.locator()
+        try #require(SharedData.exists(SkylineTraceFile.folder), Comment(rawValue: SharedData.missing(SkylineTraceFile.folder)))
+        let bytes = [UInt8](try Data(contentsOf: SkylineTraceFile.folder.appendingPathComponent("web_058.jpg")))
+        let metadata = try PhotoMetadata(bytes: bytes[...])
+        let result = locator.photo(metadata, pixels: try PhotoPixels.decode(bytes, metadata: metadata),
+                                   overrides: .init(latitude: 27.9, longitude: 86.8, heading: 200, horizontalFOV: 60), jobs: 1)
+        #expect(result.status == .uncalibrated, "\(String(describing: result.calibration)) \(result.warnings)")
+    }
+
     /// Haze that turns ridges beyond 12 km into sky, west of the Rolwaling: the DEM's skyline,
     /// 14–27 km away, fits the photo's nowhere, but the silhouette of the terrain within 8 km
     /// does, and the photo is calibrated against it, saying so.

@@ -127,10 +127,13 @@ extension Locator {
                 } catch {
                     // Haze may hide the far ridges: the photo's skyline is then the silhouette of
                     // the nearer terrain alone, and every silhouette of terrain nearer still lies
-                    // at or below it (a lower bound at every azimuth).
+                    // at or below it (a lower bound at every azimuth). Only around a compass's
+                    // heading: all around, three more silhouettes are three more chances of a
+                    // chance match (two of 640 photos from elsewhere matched one so, imprecisely),
+                    // and cost more than the whole photo.
                     let farthest = points.filter { $0.elevationAngle != nil }.map(\.distance).max() ?? 0
                     var nearer: (fit: PhotoOrientationFit.Fit, range: Double)?
-                    for range in Self.hazeRanges where range < farthest {
+                    for range in Self.hazeRanges where range < farthest && limits.heading != nil {
                         let near = skylinePoints(from: eye, azimuths: window, jobs: jobs, range: range, terrain: &terrain)
                         let settled = near.map { $0.complete && !$0.atRangeLimit && $0.elevationAngle != nil }
                         let nearProfile = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
@@ -138,7 +141,9 @@ extension Locator {
                         let bounds = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step, angles: near.map { $0.elevationAngle ?? .nan })
                         let nearDistances = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
                                                            angles: zip(near, settled).map { $1 ? $0.distance : .nan })
-                        if let f = try? resolved(nearProfile, bounds, nearDistances) {
+                        // A second look must be sure: an imprecise fit (a turn of a degree or two
+                        // still fits) is how a skyline from elsewhere matches a silhouette by chance.
+                        if let f = try? resolved(nearProfile, bounds, nearDistances), f.imprecise == nil {
                             nearer = (f, range)
                             break
                         }

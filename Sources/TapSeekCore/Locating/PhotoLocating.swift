@@ -111,13 +111,48 @@ extension Locator {
             warnings.append(Warning(.noSkyline, pixels == nil ? "the photo's pixels were not read: no skyline to fit"
                                                                : "no skyline found in the photo\(coverage): fog, cloud or no sky in view; the orientation is the file's"))
         } else {
-            do {
+            // The fit against one silhouette of the DEM: its profile, lower bounds and distances.
+            func resolved(_ profile: SkylineProfile, _ lowerBounds: SkylineProfile, _ distances: SkylineProfile) throws(CalibrationError) -> PhotoOrientationFit.Fit {
                 func fit(_ points: [Reading.Pixel]) throws(CalibrationError) -> PhotoOrientationFit.Fit {
                     try PhotoOrientationFit.fit(given: given, camera: camera, points: points, profile: profile,
                                                 lowerBounds: lowerBounds, distances: distances, limits: limits)
                 }
-                let fit = try Self.resolveWhiteCrests(Result { () throws(CalibrationError) in try fit(detected) }, crestTops: crestTops,
-                                                      detected: detected, imageWidth: camera.imageWidth) { try? fit($0) }
+                return try Self.resolveWhiteCrests(Result { () throws(CalibrationError) in try fit(detected) }, crestTops: crestTops,
+                                                   detected: detected, imageWidth: camera.imageWidth) { try? fit($0) }
+            }
+            do throws(CalibrationError) {
+                let fit: PhotoOrientationFit.Fit
+                do throws(CalibrationError) {
+                    fit = try resolved(profile, lowerBounds, distances)
+                } catch {
+                    // Haze may hide the far ridges: the photo's skyline is then the silhouette of
+                    // the nearer terrain alone, and every silhouette of terrain nearer still lies
+                    // at or below it (a lower bound at every azimuth). Only around a compass's
+                    // heading: all around, three more silhouettes are three more chances of a
+                    // chance match (two of 640 photos from elsewhere matched one so, imprecisely),
+                    // and cost more than the whole photo.
+                    let farthest = points.filter { $0.elevationAngle != nil }.map(\.distance).max() ?? 0
+                    var nearer: (fit: PhotoOrientationFit.Fit, range: Double)?
+                    for range in Self.hazeRanges where range < farthest && limits.heading != nil {
+                        let near = skylinePoints(from: eye, azimuths: window, jobs: jobs, range: range, terrain: &terrain)
+                        let settled = near.map { $0.complete && !$0.atRangeLimit && $0.elevationAngle != nil }
+                        let nearProfile = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
+                                                         angles: zip(near, settled).map { $1 ? $0.elevationAngle! : .nan })
+                        let bounds = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step, angles: near.map { $0.elevationAngle ?? .nan })
+                        let nearDistances = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
+                                                           angles: zip(near, settled).map { $1 ? $0.distance : .nan })
+                        // A second look must be sure: an imprecise fit (a turn of a degree or two
+                        // still fits) is how a skyline from elsewhere matches a silhouette by chance.
+                        if let f = try? resolved(nearProfile, bounds, nearDistances), f.imprecise == nil {
+                            nearer = (f, range)
+                            break
+                        }
+                    }
+                    guard let nearer else { throw error }
+                    fit = nearer.fit
+                    warnings.append(Warning(.other, String(format: "the DEM's skyline fits nowhere, but the silhouette of the terrain within %.0f km does: haze hides the ridges beyond, and the orientation was fitted to that silhouette",
+                                                           nearer.range / 1000)))
+                }
                 result.status = .calibrated
                 result.calibration = fit.calibration
                 if let sigma = fit.imprecise {
@@ -236,6 +271,10 @@ extension Locator {
     /// of heading, pitch or roll, for the photo to be calibrated: within it the crests change
     /// nothing that matters.
     static let crestAgreement = 0.2
+    /// Distances (metres), farthest first, within which the terrain's silhouette is fitted when
+    /// the DEM's skyline fits nowhere: haze fades ridges into the sky with distance, and what a
+    /// hazy photo shows as its skyline is the silhouette of the terrain it still shows.
+    static let hazeRanges = [16_000.0, 8_000, 4_000]
     /// The share of the skyline's columns under white crests from which the crests' tops must
     /// fit too, and agree, for the photo to be calibrated.
     static let crestShare = 0.2

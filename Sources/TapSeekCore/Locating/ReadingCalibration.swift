@@ -114,10 +114,11 @@ extension Locator {
 
     /// The skyline points behind ``skylineProfile(from:azimuths:jobs:terrain:)``: where the
     /// skyline is at each azimuth of the window, in order.
-    func skylinePoints(from eye: GeodeticPosition, azimuths window: ClosedRange<Double>, jobs: Int,
+    /// With `range` (metres), the silhouette of the terrain within it alone.
+    func skylinePoints(from eye: GeodeticPosition, azimuths window: ClosedRange<Double>, jobs: Int, range: Double? = nil,
                        terrain: inout TerrainSampler) -> [Panorama.Point] {
         let step = Self.calibrationAzimuthStep
-        let settings = Panorama.Settings(azimuthStep: step, range: self.settings.skylineRange, refraction: self.settings.refraction)
+        let settings = Panorama.Settings(azimuthStep: step, range: range ?? self.settings.skylineRange, refraction: self.settings.refraction)
         let eyeMSL = eye.height - geoid.undulation(latitude: eye.latitude, longitude: eye.longitude)
         let range = Panorama.range(settings: settings, eyeMSL: eyeMSL, latitude: eye.latitude)
         let first = Int((window.lowerBound / step).rounded(.down))

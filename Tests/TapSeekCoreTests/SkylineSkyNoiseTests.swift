@@ -23,6 +23,12 @@ struct SkylineSkyNoiseTests {
         return (120 + 60 * t, 160 + 40 * t, 220 + 15 * t)
     }
 
+    /// A dark green forest whose texture spans `texture` levels a pixel.
+    static func forest(_ random: () -> Double, texture: Double) -> (Double, Double, Double) {
+        let v = texture * (random() - 0.5)
+        return (45 + v, 62 + v, 38 + v)
+    }
+
     /// A scene of `colour(x, y, random)` (pixel centres; `random` uniform in 0…1 for texture)
     /// with Gaussian noise of 1.5 levels added, rounded to bytes.
     static func scene(seed: UInt64 = 11, _ colour: (Double, Double, () -> Double) -> (Double, Double, Double)) -> PixelImage {
@@ -59,10 +65,7 @@ struct SkylineSkyNoiseTests {
         let image = Self.scene { x, y, random in
             let top = Self.ridge(x)
             let s = Self.sky(y)
-            if y > top + 45 {
-                let v = 64 * (random() - 0.5)
-                return (45 + v, 62 + v, 38 + v)
-            }
+            if y > top + 45 { return Self.forest(random, texture: 64) }
             // The ridge's colour, the sky at its top darkened, blended into the sky over 3 rows.
             let t = min(max((y - top) / 3 + 0.5, 0), 1)
             let ridge = (Self.sky(top).0 - 70, Self.sky(top).1 - 50, Self.sky(top).2 - 25)
@@ -103,10 +106,7 @@ struct SkylineSkyNoiseTests {
     @Test func aPaleBandAtTheHorizonIsFollowedAsSky() {
         let image = Self.scene(seed: 3) { x, y, random in
             let top = Self.ridge(x) + 120
-            if y > top {
-                let v = 90 * (random() - 0.5)
-                return (45 + v, 62 + v, 38 + v)
-            }
+            if y > top { return Self.forest(random, texture: 90) }
             let s = Self.sky(y), t = min(max((y - (top - 60)) / 60, 0), 1)
             return (s.0 + 50 * t, s.1 + 45 * t, s.2 + 20 * t)
         }
@@ -123,10 +123,7 @@ struct SkylineSkyNoiseTests {
         let cloud = 300..<420
         let image = Self.scene(seed: 9) { x, y, random in
             let top = Self.ridge(x) + 45
-            if y > top {
-                let v = 90 * (random() - 0.5)
-                return (45 + v, 62 + v, 38 + v)
-            }
+            if y > top { return Self.forest(random, texture: 90) }
             if cloud.contains(Int(x)), y > top - 50 { return (240, 242, 246) }
             return Self.sky(y)
         }
@@ -148,10 +145,7 @@ struct SkylineSkyNoiseTests {
         let cloud = 200.0..<600.0
         let image = Self.scene(seed: 21) { x, y, random in
             let top = Self.ridge(x) + 45
-            if y > top {
-                let v = 40 * (random() - 0.5)
-                return (45 + v, 62 + v, 38 + v)
-            }
+            if y > top { return Self.forest(random, texture: 40) }
             let s = Self.sky(y)
             guard cloud.contains(x) else { return s }
             // The cloud's rows: white from 30 to 60, then darkening to grey by row 90, grey to
@@ -183,10 +177,7 @@ struct SkylineSkyNoiseTests {
         let image = Self.scene(seed: 17) { x, y, random in
             let top = Self.ridge(x)
             let s = Self.sky(y)
-            if y > top + 45 {
-                let v = 64 * (random() - 0.5)
-                return (45 + v, 62 + v, 38 + v)
-            }
+            if y > top + 45 { return Self.forest(random, texture: 64) }
             let t = y < top - blur / 2 ? 0 : y > top + blur / 2 ? 1 : (1 - cos(.pi * (y - top + blur / 2) / blur)) / 2
             let ridge = (Self.sky(top).0 - 60, Self.sky(top).1 - 45, Self.sky(top).2 - 27)
             return (s.0 + (ridge.0 - s.0) * t, s.1 + (ridge.1 - s.1) * t, s.2 + (ridge.2 - s.2) * t)

@@ -25,6 +25,7 @@ import Foundation
 /// - fewer than ``minimumMatchedShare`` of the points with a settled DEM skyline behind them, or
 ///   fewer than ``minimumExplainedShare`` of all the points (or fewer than ``minimumMatched``), lie
 ///   within the match tolerance;
+/// - the matched points lie more than ``maximumResidual`` rms from the DEM's skyline;
 /// - the matched points span less than ``minimumSpan`` of the image's width;
 /// - the DEM's skyline behind the matched points rises and falls by less than ``minimumRelief``
 ///   about the straight line that best follows it: pitch and roll tilt a straight skyline into
@@ -43,6 +44,9 @@ import Foundation
 /// ``maximumHeadingSigma`` it is still the answer, only an imprecise one: ``Fit/imprecise`` is set
 /// and the caller warns (`calibration-imprecise`) with the 1-σ heading; the covariance carries the
 /// imprecision into the targets. A compass 3–20° off is what the user has otherwise.
+///
+/// Fits are ranked by their squared misfits, each capped at the tightest tolerance any fit
+/// reached (``truncatedCost(fit:at:tolerance:)``).
 ///
 /// Probes and rivals count their points within the best fit's tolerance, not their own: each
 /// fit's tolerance follows its own misfits, so a worse fit would otherwise be judged more leniently.
@@ -207,10 +211,9 @@ public enum PhotoOrientationFit {
         var covariance = Self.covariance(fit: fit, at: best.angles, matched: matched, rms: best.rms, demErrors: demErrors)
         var headingSigma = covariance.map { $0[0][0].squareRoot() } ?? .infinity
         guard headingSigma <= maximumImpreciseHeadingSigma else {
-            let typical = typicalDEMError
-            if typical > max(best.rms, Calibration.sigmaFloor) {
-                let distance = Self.demHeightError / tan(typical * .pi / 180)
-                throw .noFit(String(format: "the heading is ill-determined (±%.2f°): the skyline lies about %.1f km away, where the DEM's heights (±%.0f m) alone put it ±%.2f° off", headingSigma, distance / 1000, Self.demHeightError, typical))
+            if typicalDEMError > max(best.rms, Calibration.sigmaFloor) {
+                let distance = Self.demHeightError / tan(typicalDEMError * .pi / 180)
+                throw .noFit(String(format: "the heading is ill-determined (±%.2f°): the skyline lies about %.1f km away, where the DEM's heights (±%.0f m) alone put it ±%.2f° off", headingSigma, distance / 1000, Self.demHeightError, typicalDEMError))
             }
             throw .noFit(String(format: "the heading is ill-determined (±%.2f°): the skyline is too featureless to fix it", headingSigma))
         }

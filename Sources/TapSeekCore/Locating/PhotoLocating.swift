@@ -98,11 +98,8 @@ extension Locator {
         let border = Self.imageBorder(camera)
         let window = OrientationFit.azimuthWindow(given: given, camera: camera, skyline: border, limits: box)
         let points = skylinePoints(from: eye, azimuths: window, jobs: jobs, terrain: &terrain)
-        let profile = SkylineProfile(points: points, step: Self.calibrationAzimuthStep)
-        let lowerBounds = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
-                                         angles: points.map { $0.complete ? .nan : $0.elevationAngle ?? .nan })
-        let distances = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
-                                       angles: points.map { $0.complete && $0.elevationAngle != nil ? $0.distance : .nan })
+        let skylineTarget = FitTarget(points, nearer: false)
+        let profile = skylineTarget.profile
 
         var result = PhotoResult(status: .uncalibrated, reading: reading, sources: sources, skyline: skyline)
         var final = reading
@@ -111,11 +108,11 @@ extension Locator {
             warnings.append(Warning(.noSkyline, pixels == nil ? "the photo's pixels were not read: no skyline to fit"
                                                                : "no skyline found in the photo\(coverage): fog, cloud or no sky in view; the orientation is the file's"))
         } else {
-            // The fit against one silhouette of the DEM: its profile, lower bounds and distances.
-            func resolved(_ profile: SkylineProfile, _ lowerBounds: SkylineProfile, _ distances: SkylineProfile) throws(CalibrationError) -> PhotoOrientationFit.Fit {
+            // The fit against one silhouette of the DEM.
+            func resolved(_ target: FitTarget) throws(CalibrationError) -> PhotoOrientationFit.Fit {
                 func fit(_ points: [Reading.Pixel]) throws(CalibrationError) -> PhotoOrientationFit.Fit {
-                    try PhotoOrientationFit.fit(given: given, camera: camera, points: points, profile: profile,
-                                                lowerBounds: lowerBounds, distances: distances, limits: limits)
+                    try PhotoOrientationFit.fit(given: given, camera: camera, points: points, profile: target.profile,
+                                                lowerBounds: target.lowerBounds, distances: target.distances, limits: limits)
                 }
                 return try Self.resolveWhiteCrests(Result { () throws(CalibrationError) in try fit(detected) }, crestTops: crestTops,
                                                    detected: detected, imageWidth: camera.imageWidth) { try? fit($0) }
@@ -123,7 +120,7 @@ extension Locator {
             do throws(CalibrationError) {
                 let fit: PhotoOrientationFit.Fit
                 do throws(CalibrationError) {
-                    fit = try resolved(profile, lowerBounds, distances)
+                    fit = try resolved(skylineTarget)
                 } catch {
                     // Haze may hide the far ridges: the photo's skyline is then the silhouette of
                     // the nearer terrain alone, and every silhouette of terrain nearer still lies
@@ -135,15 +132,9 @@ extension Locator {
                     var nearer: (fit: PhotoOrientationFit.Fit, range: Double)?
                     for range in Self.hazeRanges where range < farthest && limits.heading != nil {
                         let near = skylinePoints(from: eye, azimuths: window, jobs: jobs, range: range, terrain: &terrain)
-                        let settled = near.map { $0.complete && !$0.atRangeLimit && $0.elevationAngle != nil }
-                        let nearProfile = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
-                                                         angles: zip(near, settled).map { $1 ? $0.elevationAngle! : .nan })
-                        let bounds = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step, angles: near.map { $0.elevationAngle ?? .nan })
-                        let nearDistances = SkylineProfile(startAzimuth: profile.startAzimuth, step: profile.step,
-                                                           angles: zip(near, settled).map { $1 ? $0.distance : .nan })
                         // A second look must be sure: an imprecise fit (a turn of a degree or two
                         // still fits) is how a skyline from elsewhere matches a silhouette by chance.
-                        if let f = try? resolved(nearProfile, bounds, nearDistances), f.imprecise == nil {
+                        if let f = try? resolved(FitTarget(near, nearer: true)), f.imprecise == nil {
                             nearer = (f, range)
                             break
                         }
@@ -263,6 +254,30 @@ extension Locator {
             reading.camera = .init(horizontalFOV: fov, imageWidth: Double(m.width), imageHeight: Double(m.height))
         }
         return (reading, sources)
+    }
+}
+
+/// A silhouette of the DEM as a photo's skyline is fitted to it (``PhotoOrientationFit``), over
+/// the window's azimuths every ``Locator/calibrationAzimuthStep``.
+struct FitTarget {
+    /// The angles matched: where the search settled the silhouette.
+    let profile: SkylineProfile
+    /// Angles the photo's skyline cannot lie below (NaN elsewhere).
+    let lowerBounds: SkylineProfile
+    /// The settled silhouette's distance, metres.
+    let distances: SkylineProfile
+
+    /// The DEM's skyline from `points` (`nearer` false): an unsettled point (the DEM ended
+    /// first) is only a lower bound. The silhouette of the terrain within a range (`nearer`):
+    /// a point the range cut through a slope is not matched either, and every point is a lower
+    /// bound, as terrain beyond can only show above it.
+    init(_ points: [Panorama.Point], nearer: Bool) {
+        let step = Locator.calibrationAzimuthStep, start = points.first?.azimuth ?? 0
+        let settled = points.map { $0.complete && $0.elevationAngle != nil && !(nearer && $0.atRangeLimit) }
+        profile = SkylineProfile(startAzimuth: start, step: step, angles: zip(points, settled).map { $1 ? $0.elevationAngle! : .nan })
+        lowerBounds = SkylineProfile(startAzimuth: start, step: step,
+                                     angles: points.map { nearer || !$0.complete ? $0.elevationAngle ?? .nan : .nan })
+        distances = SkylineProfile(startAzimuth: start, step: step, angles: zip(points, settled).map { $1 ? $0.distance : .nan })
     }
 }
 

@@ -169,11 +169,7 @@ public struct ElevationGrid: Sendable {
     /// megabytes in 4 KiB page by page (a tenth of a one-point `elevation`'s time on N46E008
     /// went to page faults).
     static func copyOnHugePages(_ heights: [Float]) -> [Float] {
-        [Float](unsafeUninitializedCapacity: heights.count) { h, count in
-            HugePages.advise(UnsafeMutableRawBufferPointer(h))
-            heights.withUnsafeBufferPointer { _ = h.initialize(fromContentsOf: $0) }
-            count = heights.count
-        }
+        HugePages.array(count: heights.count) { h in heights.withUnsafeBufferPointer { _ = h.initialize(fromContentsOf: $0) } }
     }
 
     /// Whether the bilinear height at a point inside the grid rests on a filled post: one of

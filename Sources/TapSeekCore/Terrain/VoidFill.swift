@@ -203,11 +203,7 @@ public enum VoidFill {
     /// A mark for each of `count` posts, in storage advised onto huge pages (``HugePages``):
     /// as large as the grid, and faulted in 4 KiB page by page otherwise.
     private static func posts(_ count: Int, each value: Int32) -> [Int32] {
-        [Int32](unsafeUninitializedCapacity: count) { marks, initialized in
-            HugePages.advise(UnsafeMutableRawBufferPointer(marks))
-            marks.initialize(repeating: value)
-            initialized = count
-        }
+        HugePages.array(count: count) { $0.initialize(repeating: value) }
     }
 
     /// One void: its posts and the geometry of the lattice around them.

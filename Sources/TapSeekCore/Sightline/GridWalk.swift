@@ -120,8 +120,7 @@ extension RayPath {
     /// `keepsGrid`: the terrain answers the grid it answered last while that grid holds the
     /// point (``TerrainGrids/answersLastGridFirst``) and nothing else asks it during the walk;
     /// the walk then keeps that grid across segments rather than asking for it again (each
-    /// answer is a copy of the grid, whose buffers are retained and released: about 4 % of a
-    /// sightline).
+    /// answer is a copy of the grid, whose buffers are retained and released).
     mutating func walk<V: RayVisitor>(from start: Double, to end: Double, visitor: inout V, keepsGrid: Bool = false,
                                       gridContaining: (Double, Double) -> ElevationGrid?) -> WalkEnd {
         var s = start

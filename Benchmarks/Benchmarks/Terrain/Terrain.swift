@@ -151,7 +151,7 @@ let benchmarks: @Sendable () -> Void = {
                                                                    elevation: nil, name: nil))
         }
         var visible = 0
-        for r in requests where locator.aim(r, terrain: &terrain).visible { visible += 1 }
+        for r in requests where locator.aim(r, terrain: &terrain).visible == true { visible += 1 }
         benchmark.startMeasurement()
         let start = ContinuousClock.now
         for _ in benchmark.scaledIterations {

@@ -116,12 +116,20 @@ extension RayPath {
     /// `gridContaining` answers the grid holding a point (``TerrainGrids/grid(containing:longitude:)``):
     /// a closure rather than a generic terrain, so that the walk is specialised for its visitor
     /// wherever the terrain's type is generic.
-    mutating func walk<V: RayVisitor>(from start: Double, to end: Double, visitor: inout V,
+    ///
+    /// `keepsGrid`: the terrain answers the grid it answered last while that grid holds the
+    /// point (``TerrainGrids/answersLastGridFirst``) and nothing else asks it during the walk;
+    /// the walk then keeps that grid across segments rather than asking for it again (each
+    /// answer is a copy of the grid, whose buffers are retained and released).
+    mutating func walk<V: RayVisitor>(from start: Double, to end: Double, visitor: inout V, keepsGrid: Bool = false,
                                       gridContaining: (Double, Double) -> ElevationGrid?) -> WalkEnd {
         var s = start
         var segmentIndex = -1
         // The pyramid level the walk is at, carried from one segment to the next.
         var level = Int.max
+        // The grid answered last, when it is a tile's (a seam's one-cell grid is 2 × 2 posts and
+        // is not the terrain's last answer for what follows).
+        var kept: ElevationGrid?
         while s < end {
             let segment = segment(at: s)
             let index = index(of: s)
@@ -131,9 +139,13 @@ extension RayPath {
             }
             let segmentEnd = min(segment.start + segmentLength, end)
             let u = s - segment.start + Self.nudge
-            guard let grid = gridContaining(segment.latitude(u), segment.longitude(u)) else {
-                return .leftData(s)
+            let latitude = segment.latitude(u), longitude = segment.longitude(u)
+            if kept == nil || !kept!.contains(latitude: latitude, longitude: normalizedLongitude(longitude)) {
+                guard let grid = gridContaining(latitude, longitude) else { return .leftData(s) }
+                kept = grid
             }
+            let grid = kept!
+            if !keepsGrid || (grid.rows == 2 && grid.columns == 2) { kept = nil }
             switch walk(grid, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor) {
             case .stopped: return .stopped
             case .finished: s = segmentEnd

@@ -131,7 +131,7 @@ public struct SightlineMarch {
         // Whether a grid with filled posts lay under the ray: only then is the track looked at
         // for filled terrain.
         var sawFilled = false
-        let end = path.walk(from: 0, to: maximumSlant, visitor: &hit) {
+        let end = path.walk(from: 0, to: maximumSlant, visitor: &hit, keepsGrid: T.answersLastGridFirst) {
             let grid = terrain.grid(containing: $0, longitude: $1)
             if grid?.filled != nil { sawFilled = true }
             return grid
@@ -229,7 +229,7 @@ public struct SightlineMarch {
                                    maximumTerrain: maximumTerrain, highestUndulation: Self.highestUndulation)
         search.seed(along: &level, every: SkylineSearch.seedSpacing, upTo: min(range, Self.seedRange), over: &terrain)
         var sawFilled = false
-        _ = level.walk(from: 0, to: range, visitor: &search) {
+        _ = level.walk(from: 0, to: range, visitor: &search, keepsGrid: T.answersLastGridFirst) {
             let grid = terrain.grid(containing: $0, longitude: $1)
             if grid?.filled != nil { sawFilled = true }
             return grid

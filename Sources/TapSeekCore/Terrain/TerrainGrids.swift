@@ -8,6 +8,15 @@ public protocol TerrainGrids: ElevationSource {
     /// A grid whose posts' rectangle contains the point (WGS84 degrees, any longitude), or nil
     /// when no data covers it.
     mutating func grid(containing latitude: Double, longitude: Double) -> ElevationGrid?
+    /// Whether ``grid(containing:longitude:)`` answers the grid it answered last, as long as that
+    /// is a tile's grid (not a one-cell grid at a seam, of 2 × 2 posts) holding the point with
+    /// its longitude normalised to ±180°, when nothing else asked the terrain in between: then a
+    /// walk keeps that grid from one segment to the next instead of asking again.
+    static var answersLastGridFirst: Bool { get }
+}
+
+extension TerrainGrids {
+    public static var answersLastGridFirst: Bool { false }
 }
 
 extension ElevationGrid: TerrainGrids {

@@ -11,6 +11,10 @@ public struct TerrainSampler: TerrainGrids, Sendable {
 
     public init(catalog: ElevationCatalog) { self.catalog = catalog }
 
+    /// ``grid(containing:longitude:)`` answers the tile used last first, and every tile it
+    /// answers becomes the one used last (a seam's one-cell grid does not).
+    public static var answersLastGridFirst: Bool { true }
+
     public mutating func sample(latitude: Double, longitude: Double) -> TerrainSample {
         // Read in place: copying the grid out of the optional would retain its buffers.
         if let h = recent?.height(latitude: latitude, longitude: longitude) { return .height(h) }
@@ -92,30 +96,52 @@ public struct TerrainSampler: TerrainGrids, Sendable {
     /// The cell around a point whose four posts lie in different tiles of one common lattice, as
     /// a grid of 2 × 2 posts (NaN for a void post); nil when no lattice has all four.
     private func seamCell(latitude: Double, longitude: Double, candidates: [Int32]) -> ElevationGrid? {
+        // The tiles' fields are read in place: a copy of a `DEMTile` retains and releases its
+        // path, driver and reader, most of what a ray leaving the data paid here.
+        let tiles = catalog.tiles
         for i in candidates {
-            let t = catalog.tiles[Int(i)]
-            let fr = (t.north - latitude) / t.latitudeSpacing
-            let fc = (longitude - t.west) / t.longitudeSpacing
+            let north = tiles[Int(i)].north, west = tiles[Int(i)].west
+            let latitudeSpacing = tiles[Int(i)].latitudeSpacing, longitudeSpacing = tiles[Int(i)].longitudeSpacing
+            let rows = tiles[Int(i)].rows, columns = tiles[Int(i)].columns
+            let fr = (north - latitude) / latitudeSpacing
+            let fc = (longitude - west) / longitudeSpacing
             // Only a point within one cell of this tile's posts can share its lattice.
-            guard fr > -1, fr < Double(t.rows), fc > -1, fc < Double(t.columns) else { continue }
+            guard fr > -1, fr < Double(rows), fc > -1, fc < Double(columns) else { continue }
             let r = fr.rounded(.down), c = fc.rounded(.down)
-            var corners = [Float](repeating: .nan, count: 4)
+            var corners: (Double, Double, Double, Double) = (.nan, .nan, .nan, .nan)
             var complete = true
             // One post outside every tile is enough: a ray leaving the data asks here at its
-            // last step, and the posts after it cost a catalog look-up each.
-            for k in 0..<4 where complete {
-                let postLat = t.north - (r + Double(k / 2)) * t.latitudeSpacing
-                let postLon = t.west + (c + Double(k % 2)) * t.longitudeSpacing
-                switch post(latitude: postLat, longitude: postLon, spacing: t) {
-                case .height(let h): corners[k] = Float(h)
-                case .void: break
-                case .outside: complete = false
+            // last step. The posts past this tile's own rows and columns are asked first, as
+            // they are the ones that may be outside every tile; the answer does not depend on
+            // the order, and the posts after an outside one cost nothing.
+            let beyond = { (k: Int) -> Bool in
+                let row = r + Double(k / 2), column = c + Double(k % 2)
+                return row < 0 || row >= Double(rows) || column < 0 || column >= Double(columns)
+            }
+            for pass in 0..<2 {
+                for k in 0..<4 where complete && beyond(k) == (pass == 0) {
+                    let postLat = north - (r + Double(k / 2)) * latitudeSpacing
+                    let postLon = west + (c + Double(k % 2)) * longitudeSpacing
+                    let value: Double
+                    switch post(latitude: postLat, longitude: postLon, latitudeSpacing: latitudeSpacing,
+                                longitudeSpacing: longitudeSpacing) {
+                    case .height(let h): value = Double(Float(h))
+                    case .void: value = .nan
+                    case .outside: complete = false; continue
+                    }
+                    switch k {
+                    case 0: corners.0 = value
+                    case 1: corners.1 = value
+                    case 2: corners.2 = value
+                    default: corners.3 = value
+                    }
                 }
             }
             guard complete else { continue }
-            return ElevationGrid(north: t.north - r * t.latitudeSpacing, west: t.west + c * t.longitudeSpacing,
-                                 latitudeSpacing: t.latitudeSpacing, longitudeSpacing: t.longitudeSpacing,
-                                 rows: 2, columns: 2, heights: corners)
+            return ElevationGrid(north: north - r * latitudeSpacing, west: west + c * longitudeSpacing,
+                                 latitudeSpacing: latitudeSpacing, longitudeSpacing: longitudeSpacing,
+                                 rows: 2, columns: 2,
+                                 heights: [Float(corners.0), Float(corners.1), Float(corners.2), Float(corners.3)])
         }
         return gapCell(latitude: latitude, longitude: longitude, candidates: candidates)
     }
@@ -127,16 +153,21 @@ public struct TerrainSampler: TerrainGrids, Sendable {
     /// the nearest posts of either edge, so that its bilinear surface is exactly the two edges
     /// joined by straight lines across the gap. nil when the point is not in such a gap.
     private func gapCell(latitude: Double, longitude: Double, candidates: [Int32]) -> ElevationGrid? {
-        var north, south, west, east: (tile: DEMTile, index: Int)?
+        // Tiles by index, their fields read in place: a `DEMTile` copied retains and releases
+        // its path, driver and reader, most of what a ray leaving the data paid here.
+        var north, south, west, east: Int?
+        let tiles = catalog.tiles
         for i in candidates {
-            let t = catalog.tiles[Int(i)]
-            if longitude >= t.west, longitude <= t.east {
-                if t.south > latitude, t.south - t.latitudeSpacing < latitude { north = (t, Int(i)) }
-                if t.north < latitude, t.north + t.latitudeSpacing > latitude { south = (t, Int(i)) }
+            let tileWest = tiles[Int(i)].west, tileEast = tiles[Int(i)].east
+            let tileNorth = tiles[Int(i)].north, tileSouth = tiles[Int(i)].south
+            let latitudeSpacing = tiles[Int(i)].latitudeSpacing, longitudeSpacing = tiles[Int(i)].longitudeSpacing
+            if longitude >= tileWest, longitude <= tileEast {
+                if tileSouth > latitude, tileSouth - latitudeSpacing < latitude { north = Int(i) }
+                if tileNorth < latitude, tileNorth + latitudeSpacing > latitude { south = Int(i) }
             }
-            if latitude >= t.south, latitude <= t.north {
-                if t.east < longitude, t.east + t.longitudeSpacing > longitude { west = (t, Int(i)) }
-                if t.west > longitude, t.west - t.longitudeSpacing < longitude { east = (t, Int(i)) }
+            if latitude >= tileSouth, latitude <= tileNorth {
+                if tileEast < longitude, tileEast + longitudeSpacing > longitude { west = Int(i) }
+                if tileWest > longitude, tileWest - longitudeSpacing < longitude { east = Int(i) }
             }
         }
         /// The posts of `t` along one axis around `x` (its edge's last stretch when `x` is on its last post).
@@ -144,9 +175,9 @@ public struct TerrainSampler: TerrainGrids, Sendable {
             let k = min(max(((x - first) / spacing).rounded(.down), 0), Double(count - 2))
             return (first + k * spacing, first + (k + 1) * spacing)
         }
-        if let north, let south, let upper = catalog.grid(tile: north.index), let lower = catalog.grid(tile: south.index) {
-            let a = bracket(longitude, first: north.tile.west, spacing: north.tile.longitudeSpacing, count: north.tile.columns)
-            let b = bracket(longitude, first: south.tile.west, spacing: south.tile.longitudeSpacing, count: south.tile.columns)
+        if let north, let south, let upper = catalog.grid(tile: north), let lower = catalog.grid(tile: south) {
+            let a = bracket(longitude, first: tiles[north].west, spacing: tiles[north].longitudeSpacing, count: tiles[north].columns)
+            let b = bracket(longitude, first: tiles[south].west, spacing: tiles[south].longitudeSpacing, count: tiles[south].columns)
             let lo = max(a.0, b.0), hi = min(a.1, b.1)
             guard hi > lo else { return nil }
             let corners = [upper.interpolate(latitude: upper.south, longitude: lo), upper.interpolate(latitude: upper.south, longitude: hi),
@@ -154,9 +185,9 @@ public struct TerrainSampler: TerrainGrids, Sendable {
             return ElevationGrid(north: upper.south, west: lo, latitudeSpacing: upper.south - lower.north, longitudeSpacing: hi - lo,
                                  rows: 2, columns: 2, heights: corners.map(Float.init))
         }
-        if let west, let east, let left = catalog.grid(tile: west.index), let right = catalog.grid(tile: east.index) {
-            let a = bracket(-latitude, first: -west.tile.north, spacing: west.tile.latitudeSpacing, count: west.tile.rows)
-            let b = bracket(-latitude, first: -east.tile.north, spacing: east.tile.latitudeSpacing, count: east.tile.rows)
+        if let west, let east, let left = catalog.grid(tile: west), let right = catalog.grid(tile: east) {
+            let a = bracket(-latitude, first: -tiles[west].north, spacing: tiles[west].latitudeSpacing, count: tiles[west].rows)
+            let b = bracket(-latitude, first: -tiles[east].north, spacing: tiles[east].latitudeSpacing, count: tiles[east].rows)
             let top = -max(a.0, b.0), bottom = -min(a.1, b.1)
             guard top > bottom else { return nil }
             let corners = [left.interpolate(latitude: top, longitude: left.east), right.interpolate(latitude: top, longitude: right.west),
@@ -167,18 +198,20 @@ public struct TerrainSampler: TerrainGrids, Sendable {
         return nil
     }
 
-    /// The value of the post at exactly this position in any tile whose lattice matches `like`.
-    private func post(latitude: Double, longitude: Double, spacing like: DEMTile) -> TerrainSample {
+    /// The value of the post at exactly this position in any tile whose lattice has these
+    /// spacings (degrees).
+    private func post(latitude: Double, longitude: Double, latitudeSpacing: Double, longitudeSpacing: Double) -> TerrainSample {
         let lon = normalizedLongitude(longitude)
+        let tiles = catalog.tiles
         for i in catalog.candidates(latitude: latitude, longitude: lon) {
-            let t = catalog.tiles[Int(i)]
-            guard abs(t.latitudeSpacing - like.latitudeSpacing) < 1e-9 * like.latitudeSpacing + 1e-12,
-                  abs(t.longitudeSpacing - like.longitudeSpacing) < 1e-9 * like.longitudeSpacing + 1e-12 else { continue }
-            let fr = (t.north - latitude) / t.latitudeSpacing, fc = (lon - t.west) / t.longitudeSpacing
+            guard abs(tiles[Int(i)].latitudeSpacing - latitudeSpacing) < 1e-9 * latitudeSpacing + 1e-12,
+                  abs(tiles[Int(i)].longitudeSpacing - longitudeSpacing) < 1e-9 * longitudeSpacing + 1e-12 else { continue }
+            let fr = (tiles[Int(i)].north - latitude) / tiles[Int(i)].latitudeSpacing
+            let fc = (lon - tiles[Int(i)].west) / tiles[Int(i)].longitudeSpacing
             let r = fr.rounded(), c = fc.rounded()
             // Posts of aligned tiles coincide to rounding; anything further off is another lattice.
-            guard abs(fr - r) < 1e-6, abs(fc - c) < 1e-6, r >= 0, c >= 0, Int(r) < t.rows, Int(c) < t.columns,
-                  let g = catalog.grid(tile: Int(i)) else { continue }
+            guard abs(fr - r) < 1e-6, abs(fc - c) < 1e-6, r >= 0, c >= 0, Int(r) < tiles[Int(i)].rows,
+                  Int(c) < tiles[Int(i)].columns, let g = catalog.grid(tile: Int(i)) else { continue }
             if let h = g.post(row: Int(r), column: Int(c)) { return .height(Double(h)) }
             return .void
         }

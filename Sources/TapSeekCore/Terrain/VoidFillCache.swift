@@ -153,14 +153,18 @@ public struct VoidFillCache: Sendable {
             guard let mask = filled.filled else { return }
             indices.reserveCapacity(mask.count)
             heights.reserveCapacity(mask.count)
+            var fits = true
             grid.heights.withUnsafeBufferPointer { before in
                 filled.heights.withUnsafeBufferPointer { after in
-                    for i in 0..<n where before[i].isNaN && mask.contains(i) {
+                    mask.forEach { i in
+                        fits = fits && before[i].isNaN
                         indices.append(UInt32(i))
                         heights.append(after[i].bitPattern)
                     }
                 }
             }
+            // Filled posts are voids of the grid as read; anything else is no fill of it.
+            guard fits else { return nil }
         }
 
         /// magic, key length (UInt32) and key, posts, voids and filled posts (UInt64 each), the
@@ -176,8 +180,14 @@ public struct VoidFillCache: Sendable {
             put(UInt64(voids))
             put(UInt64(indices.count))
             bytes.reserveCapacity(bytes.count + 8 * indices.count + 8)
+            #if _endian(little)
+            // The words as they lie in memory (a value at a time cost 14 M instructions for N46E008).
+            indices.withUnsafeBytes { bytes += $0 }
+            heights.withUnsafeBytes { bytes += $0 }
+            #else
             for i in indices { put(i) }
             for h in heights { put(h) }
+            #endif
             put(Checksum.of(bytes))
             return Data(bytes)
         }

@@ -32,15 +32,6 @@ public struct CompactJSONEncoder: Sendable {
     }
 }
 
-/// A value many of which make one result (a panorama's 3 600 skyline points) that writes its
-/// compact JSON itself: the bytes its `encode(to:)` gives through ``CompactJSONEncoder``, to the
-/// byte, without a keyed container's bookkeeping per member (a panorama's points cost 50 M
-/// instructions that way, an eighth of the command).
-protocol CompactJSONWritable {
-    /// Appends the value's compact JSON, as ``CompactJSONEncoder`` writes its `encode(to:)`.
-    func writeCompactJSON(to bytes: inout [UInt8])
-}
-
 /// The encoder's state: the bytes so far and the stack of containers still open.
 final class JSONStreamWriter: Encoder {
     // Unchecked: every byte appended would otherwise pay a dynamic exclusivity check, the class
@@ -67,7 +58,6 @@ final class JSONStreamWriter: Encoder {
         }
         if let double = value as? Double { return writeDouble(double) }
         if let string = value as? String { return writeString(string) }
-        if let direct = value as? any CompactJSONWritable { return direct.writeCompactJSON(to: &bytes) }
         let depth = open.count
         wroteValue = false
         try value.encode(to: self)

@@ -89,7 +89,7 @@ struct VoidFillCacheTests {
     }
 
     enum Damage: String, CaseIterable {
-        case flippedByte, truncated, empty, otherFileIdentity, otherFillVersion, otherReach, postNotAVoid, otherVoidCount
+        case flippedByte, truncated, empty, otherFileIdentity, otherFillVersion, otherReach, postNotAVoid, otherVoidCount, otherPostsAsRead
     }
 
     /// Each damage leaves the catalog's answers those of a fill without a cache, and the
@@ -132,6 +132,16 @@ struct VoidFillCacheTests {
             var wrong = patch
             wrong.voids += 1
             bad = wrong.encoded(key: key)
+        case .otherPostsAsRead:
+            // The same voids, one known post read otherwise (a reader that changed): whole and
+            // with this key, but for other posts.
+            var heights = reference.read.heights
+            let measured = try #require(heights.firstIndex { !$0.isNaN && $0 > 1000 })
+            heights[measured] += 1
+            let other = ElevationGrid(north: reference.read.north, west: reference.read.west, latitudeSpacing: reference.read.latitudeSpacing,
+                                      longitudeSpacing: reference.read.longitudeSpacing, rows: reference.read.rows,
+                                      columns: reference.read.columns, heights: heights, boundsTerrain: false)
+            bad = try #require(VoidFillCache.Patch(filled: other.fillingVoids(), readAs: other)).encoded(key: key)
         }
         try bad.write(to: url)
         #expect(cache.filled(reference.read, key: key) == nil, "\(damage) patch applied")

@@ -10,7 +10,9 @@ import Darwin
 /// 3″ tile N46E008 with its 3 286 voids).
 ///
 /// One file a tile, a *patch*: the row-major indices and heights (`Float`, to the bit) of the
-/// posts the fill gave a height, and the number of voids the grid had as read. Applied to the
+/// posts the fill gave a height, the number of voids the grid had as read and a digest of its
+/// every post as read (the fill depends on the known posts around each void too, and a reader
+/// that changes them — another GDAL reprojecting a raster — leaves the file's identity as it was). Applied to the
 /// grid as read it restores exactly the grid and filled mask ``ElevationGrid/fillingVoids(within:)``
 /// makes; a fill of part of the tile (``VoidFillArea``) fills each of its voids to the bit as the
 /// whole fill does, so the patch serves any area.
@@ -21,7 +23,7 @@ import Darwin
 /// (with the identity of its geoid grids), the fill's parameters (reach, tolerance) and
 /// ``fillVersion``. A patch is used only when its key, its length, its checksum and the grid agree:
 /// every patched post must be a void of the grid as read, and the grid must have as many voids
-/// as the patch says. Anything else (another file, a damaged or truncated patch, a changed fill)
+/// and the same digest as the patch says. Anything else (another file, a damaged or truncated patch, a changed fill)
 /// and the tile is filled as it would be without a cache. Patches are written to a temporary
 /// file and renamed into place, so that two processes filling the same tile at once leave one
 /// whole patch; a directory that cannot be made or written means no cache, silently.
@@ -134,6 +136,8 @@ public struct VoidFillCache: Sendable {
         var posts: Int
         /// Voids of the grid as read.
         var voids: Int
+        /// ``Checksum/ofPosts(_:)`` of the grid as read.
+        var digest: UInt64
         /// Row-major indices of the filled posts, ascending.
         var indices: [UInt32]
         /// Their heights' bits.
@@ -148,6 +152,7 @@ public struct VoidFillCache: Sendable {
             guard n <= Int(UInt32.max), filled.heights.count == n else { return nil }
             posts = n
             voids = grid.voidCount
+            digest = Checksum.ofPosts(grid.heights)
             indices = []
             heights = []
             guard let mask = filled.filled else { return }
@@ -167,7 +172,7 @@ public struct VoidFillCache: Sendable {
             guard fits else { return nil }
         }
 
-        /// magic, key length (UInt32) and key, posts, voids and filled posts (UInt64 each), the
+        /// magic, key length (UInt32) and key, posts, voids, digest and filled posts (UInt64 each), the
         /// indices and the heights (UInt32 each), a checksum of all before it (UInt64);
         /// little-endian.
         func encoded(key: Key) -> Data {
@@ -178,6 +183,7 @@ public struct VoidFillCache: Sendable {
             bytes += keyBytes
             put(UInt64(posts))
             put(UInt64(voids))
+            put(digest)
             put(UInt64(indices.count))
             bytes.reserveCapacity(bytes.count + 8 * indices.count + 8)
             #if _endian(little)
@@ -195,14 +201,15 @@ public struct VoidFillCache: Sendable {
         /// The patch a file holds, when it is whole and has this key.
         init?(_ data: Data, key: Key) {
             let keyBytes = Array(key.text.utf8)
-            let head = Self.magic.count + 4 + keyBytes.count + 24
+            let head = Self.magic.count + 4 + keyBytes.count + 32
             guard data.count >= head + 8 else { return nil }
             let parsed: Patch? = data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) -> Patch? in
                 func read<T: FixedWidthInteger>(_ offset: Int, _: T.Type) -> T { T(littleEndian: raw.loadUnaligned(fromByteOffset: offset, as: T.self)) }
                 guard raw.prefix(Self.magic.count).elementsEqual(Self.magic),
                       read(Self.magic.count, UInt32.self) == UInt32(keyBytes.count),
                       raw[(Self.magic.count + 4)..<(Self.magic.count + 4 + keyBytes.count)].elementsEqual(keyBytes) else { return nil }
-                let posts = read(head - 24, UInt64.self), voids = read(head - 16, UInt64.self), count = read(head - 8, UInt64.self)
+                let posts = read(head - 32, UInt64.self), voids = read(head - 24, UInt64.self)
+                let digest = read(head - 16, UInt64.self), count = read(head - 8, UInt64.self)
                 guard posts <= UInt64(UInt32.max), voids <= posts, count <= voids,
                       raw.count == head + 8 * Int(count) + 8,
                       read(raw.count - 8, UInt64.self) == Checksum.of(UnsafeRawBufferPointer(rebasing: raw[..<(raw.count - 8)])) else { return nil }
@@ -215,24 +222,25 @@ public struct VoidFillCache: Sendable {
                     for k in 0..<n { b[k] = read(head + 4 * (n + k), UInt32.self) }
                     done = n
                 }
-                return Patch(posts: Int(posts), voids: Int(voids), indices: indices, heights: heights)
+                return Patch(posts: Int(posts), voids: Int(voids), digest: digest, indices: indices, heights: heights)
             }
             guard let parsed else { return nil }
             self = parsed
         }
 
-        init(posts: Int, voids: Int, indices: [UInt32], heights: [UInt32]) {
+        init(posts: Int, voids: Int, digest: UInt64, indices: [UInt32], heights: [UInt32]) {
             self.posts = posts
             self.voids = voids
+            self.digest = digest
             self.indices = indices
             self.heights = heights
         }
 
         /// The grid as read with the patch's heights and mask; nil when the patch does not fit
-        /// it: another number of posts or voids, an index out of order or not on a void, a
-        /// height that is not a number.
+        /// it: another number of posts or voids, other posts (digest), an index out of order or
+        /// not on a void, a height that is not a number.
         func applied(to grid: ElevationGrid) -> ElevationGrid? {
-            guard grid.heights.count == posts, grid.voidCount == voids else { return nil }
+            guard grid.heights.count == posts, grid.voidCount == voids, Checksum.ofPosts(grid.heights) == digest else { return nil }
             let fits = grid.heights.withUnsafeBufferPointer { h -> Bool in
                 var previous = -1
                 for (i, bits) in zip(indices, heights) {
@@ -260,6 +268,26 @@ public struct VoidFillCache: Sendable {
     /// partly written patch at a fraction of a millisecond for a tile's.
     enum Checksum {
         static func of(_ bytes: [UInt8]) -> UInt64 { bytes.withUnsafeBytes { of($0) } }
+
+        /// A digest of a grid's posts (their bits, voids included), eight lanes at a time: a 3″
+        /// tile's 1.4 M posts in about 2 M instructions, where the fill it stands for takes 200 M.
+        static func ofPosts(_ heights: [Float]) -> UInt64 {
+            heights.withUnsafeBytes { raw in
+                var lanes = SIMD8<UInt32>(0x9E37_79B9, 0x7F4A_7C15, 0x85EB_CA6B, 0xC2B2_AE35, 0x27D4_EB2F, 0x1656_67B1, 0xD3A2_646C, 0xFD70_46C5)
+                let multiplier = SIMD8<UInt32>(repeating: 0x2C1B_3C6D)
+                var i = 0
+                while i + 32 <= raw.count {
+                    lanes = (lanes ^ raw.loadUnaligned(fromByteOffset: i, as: SIMD8<UInt32>.self)) &* multiplier
+                    lanes ^= lanes &>> 15
+                    i += 32
+                }
+                var tail = [UInt8](repeating: 0, count: 32)
+                for k in i..<raw.count { tail[k - i] = raw[k] }
+                var h = UInt64(raw.count)
+                for k in 0..<8 { h = (h ^ UInt64(lanes[k])) &* 0xFF51_AFD7_ED55_8CCD; h ^= h >> 29 }
+                return h ^ of(tail)
+            }
+        }
 
         static func of(_ raw: UnsafeRawBufferPointer) -> UInt64 {
             var h: UInt64 = 0x9E37_79B9_7F4A_7C15 ^ UInt64(raw.count)

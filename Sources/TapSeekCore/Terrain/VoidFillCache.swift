@@ -62,16 +62,16 @@ public struct VoidFillCache: Sendable {
     }
 
     /// What a patch belongs to: the text of its key (held in the file) and the file's name.
-    public struct Key: Sendable, Hashable {
-        public let text: String
-        public let fileName: String
+    struct Key: Sendable, Hashable {
+        let text: String
+        let fileName: String
     }
 
     /// The key of the fill of `grid`, read from `path` (its `window`, if any), with heights
     /// converted through the geoid grids `datumFiles` (none for heights as stored), filled
     /// within `reach` metres to `tolerance`; nil when a file cannot be examined.
     static func key(path: String, window: DEMTile.Window?, datumFiles: [String], grid: ElevationGrid,
-                           reach: Double = VoidFill.maximumReach, tolerance: Double = VoidFill.tolerance) -> Key? {
+                    reach: Double = VoidFill.maximumReach, tolerance: Double = VoidFill.tolerance) -> Key? {
         guard let source = identity(of: path) else { return nil }
         var text = "tapseek void fill\nfill-version \(fillVersion)\n"
         text += "reach \(hex(reach)) tolerance \(hex(tolerance))\n"
@@ -107,12 +107,13 @@ public struct VoidFillCache: Sendable {
     }
 
     /// Where the patch of `key` lives.
-    public func url(of key: Key) -> URL { directory.appendingPathComponent(key.fileName) }
+    func url(of key: Key) -> URL { directory.appendingPathComponent(key.fileName) }
 
     /// `grid` (as read, voids NaN) with the patch of `key` applied: exactly what its
     /// ``ElevationGrid/fillingVoids(within:)`` gives; nil when there is no patch or it does not
-    /// fit (damaged, truncated, another key, a patched post that is not a void, another void count).
-    public func filled(_ grid: ElevationGrid, key: Key) -> ElevationGrid? {
+    /// fit (damaged, truncated, another key, a patched post that is not a void, another void
+    /// count, other posts as read).
+    func filled(_ grid: ElevationGrid, key: Key) -> ElevationGrid? {
         guard let data = FileManager.default.contents(atPath: url(of: key).path),
               let patch = Patch(data, key: key) else { return nil }
         return patch.applied(to: grid)
@@ -120,13 +121,16 @@ public struct VoidFillCache: Sendable {
 
     /// Writes the patch that turns `grid` (as read) into `filled` (its ``ElevationGrid/fillingVoids(within:)``).
     /// Any failure leaves no file and says nothing: the cache is only an optimisation.
-    public func store(_ filled: ElevationGrid, readAs grid: ElevationGrid, key: Key) {
+    func store(_ filled: ElevationGrid, readAs grid: ElevationGrid, key: Key) {
         guard let data = Patch(filled: filled, readAs: grid)?.encoded(key: key) else { return }
         let fileManager = FileManager.default
         guard (try? fileManager.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return }
         // Unique in the directory: another process or thread may write the same patch now.
         let temporary = directory.appendingPathComponent(".\(key.fileName).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
-        guard fileManager.createFile(atPath: temporary.path, contents: data) else { return }
+        guard fileManager.createFile(atPath: temporary.path, contents: data) else {
+            unlink(temporary.path)  // a part written before the disk filled, say
+            return
+        }
         if rename(temporary.path, url(of: key).path) != 0 { unlink(temporary.path) }
     }
 

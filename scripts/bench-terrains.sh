@@ -31,6 +31,10 @@
 #   coast      above Sainte-Maxime, the Gulf of Saint-Tropez (43.31, 6.60; N43E006.hgt)
 #   cop        the summit window as a Copernicus-style COG (Float32, DEFLATE, predictor 3), read
 #              by tapseek's own GeoTIFF reader
+# Voids: a tile's filled voids are kept in the void-fill cache (docs/guides/data.md) once the
+# first command fills them; the script gives each run a fresh cache (TAPSEEK_CACHE_DIR), which the
+# first viewshed of each terrain fills, so the timed runs read it (warm). TAPSEEK_CACHE_DIR=off
+# times every run filling the voids itself (cold), as before the cache.
 # On a host shared with other work wall-clock times swing (the script prints the load average):
 # CLOCK=cpu times user + system CPU instead, steadier there, but blind to what all cores gain.
 set -euo pipefail
@@ -59,6 +63,7 @@ wanted=("$@")
 
 work="$(mktemp -d)"
 trap 'rm -rf "$work"' EXIT
+export TAPSEEK_CACHE_DIR="${TAPSEEK_CACHE_DIR:-$work/cache}"
 source "$root/scripts/timing.sh"
 if [ "${CLOCK:-wall}" = cpu ]; then
     # One command's user + system CPU time, in milliseconds.

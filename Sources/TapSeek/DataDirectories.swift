@@ -13,7 +13,9 @@ import Foundation
 ///    so `/usr/share/tapseek` for a system-wide installation.
 ///
 /// A data directory holds `geocoder-index.bin`, `search-index.bin` and a `dem/` folder of tiles;
-/// a source checkout keeps its tiles in `ROOT/dem`.
+/// a source checkout keeps its tiles in `ROOT/dem`. What TapSeek writes for itself is a cache, not
+/// data: the tiles' filled voids go to `$TAPSEEK_CACHE_DIR`, else `$XDG_CACHE_HOME/tapseek`, else
+/// `~/.cache/tapseek` (``VoidFillCache/init(environment:)``, in TapSeekCore with the catalog).
 public struct DataDirectories: Sendable {
     /// The environment variable naming the data directory searched first.
     public static let environmentVariable = "TAPSEEK_DATA"

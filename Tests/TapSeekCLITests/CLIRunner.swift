@@ -106,7 +106,11 @@ struct CLIRunner {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
-        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
+        // No void-fill cache unless a test names one: a developer's `~/.cache/tapseek` (or one
+        // in the caller's environment) must not answer for the code under test.
+        process.environment = ProcessInfo.processInfo.environment
+            .merging(["TAPSEEK_CACHE_DIR": "off"]) { _, new in new }
+            .merging(environment) { _, new in new }
         if let currentDirectory { process.currentDirectoryURL = currentDirectory }
         process.standardInput = input
         process.standardOutput = output

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TapSeekTestSupport
+import TapSeek
 
 /// `tapseek elevation` and `tapseek dem info` as a user runs them.
 @Suite(.enabled(if: SharedData.available(SharedData.dem), "needs ../shared/dem"))
@@ -181,5 +182,61 @@ struct ElevationCommandTests {
         #expect(try unfilled.stdout.split(separator: "\n").map(json).allSatisfy { ($0["filledFraction"] as? Double ?? 1) == 0 })
         let nz = try #require(tiles.first { $0["file"] as? String == "S38E178.hgt.zip" })
         #expect(abs((nz["spacingArcSeconds"] as? Double ?? 0) - 1) < 1e-6)
+    }
+
+    /// The void fill's on-disk cache (`TAPSEEK_CACHE_DIR`): the first batch over N46E008 writes
+    /// one patch, later ones read it, and the records are the same each time and with the cache
+    /// off, which writes nothing (neither in `$XDG_CACHE_HOME` nor in `$HOME`). Two processes
+    /// filling the tile at once leave one patch. The cache says nothing on stderr.
+    @Test func theVoidFillCacheChangesNoAnswerAndOffWritesNothing() throws {
+        let tile = SharedData.dem.appendingPathComponent("N46E008.tif")
+        try #require(SharedData.exists(tile), Comment(rawValue: SharedData.missing(tile)))
+        let root = try SharedData.temporaryDirectory("voidfill-cache-cli")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let fileManager = FileManager.default
+        let dem = root.appendingPathComponent("dem")
+        try fileManager.createDirectory(at: dem, withIntermediateDirectories: true)
+        try fileManager.createSymbolicLink(at: dem.appendingPathComponent("N46E008.tif"), withDestinationURL: tile)
+        // Points across the tile, the Finsteraarhorn's filled summit among them.
+        let points = (0..<400).reduce("46.5367,8.1258\n") { text, k in
+            text + "\(46.0 + Double(k % 20) * 0.05 + 0.013),\(8.0 + Double(k / 20) * 0.05 + 0.007)\n"
+        }
+        func batch(_ environment: [String: String]) throws -> CLIRunner.Result {
+            let r = try CLIRunner.run(["elevation", "--batch", "--jobs", "1", "--dem", dem.path], stdin: points, environment: environment)
+            #expect(r.status == 0, "\(r.stderr)")
+            #expect(r.stderr.isEmpty, "\(r.stderr)")
+            return r
+        }
+        func listing(_ url: URL) -> [String] { ((try? fileManager.contentsOfDirectory(atPath: url.path)) ?? []).sorted() }
+        let home = root.appendingPathComponent("home"), xdg = root.appendingPathComponent("xdg")
+        let cache = root.appendingPathComponent("cache")
+        let off = try batch(["TAPSEEK_CACHE_DIR": "off", "HOME": home.path, "XDG_CACHE_HOME": xdg.path])
+        #expect(off.stdout.contains("\"filled\":true"))
+        #expect(!fileManager.fileExists(atPath: home.path) && !fileManager.fileExists(atPath: xdg.path), "off wrote a cache")
+        let cold = try batch(["TAPSEEK_CACHE_DIR": cache.path])
+        let written = listing(cache)
+        #expect(written.count == 1 && written[0].hasPrefix("N46E008.tif-"), "\(written)")
+        let warm = try batch(["TAPSEEK_CACHE_DIR": cache.path])
+        #expect(listing(cache) == written)
+        #expect(cold.stdout == off.stdout)
+        #expect(warm.stdout == off.stdout)
+        // Without TAPSEEK_CACHE_DIR: $XDG_CACHE_HOME/tapseek.
+        let unset = try CLIRunner.run(["elevation", "--batch", "--jobs", "1", "--dem", dem.path], stdin: points,
+                                      environment: ["TAPSEEK_CACHE_DIR": "", "XDG_CACHE_HOME": xdg.path, "HOME": home.path])
+        #expect(unset.stdout == off.stdout)
+        #expect(listing(xdg.appendingPathComponent("tapseek")) == written)
+        #expect(!fileManager.fileExists(atPath: home.path))
+        // Two processes at once, each filling the tile and writing its patch.
+        let shared = root.appendingPathComponent("shared")
+        let outputs = Locked<[String]>([])
+        DispatchQueue.concurrentPerform(iterations: 2) { _ in
+            let r = try? CLIRunner.run(["elevation", "--batch", "--jobs", "1", "--dem", dem.path], stdin: points,
+                                       environment: ["TAPSEEK_CACHE_DIR": shared.path])
+            outputs.withLock { $0.append(r?.stdout ?? "failed") }
+        }
+        #expect(outputs.withLock { $0 } == [off.stdout, off.stdout])
+        #expect(listing(shared) == written)
+        #expect(try Data(contentsOf: shared.appendingPathComponent(written[0])) == Data(contentsOf: cache.appendingPathComponent(written[0])))
+        #expect(try batch(["TAPSEEK_CACHE_DIR": shared.path]).stdout == off.stdout)
     }
 }

@@ -120,6 +120,38 @@ struct PanoramaJSONTests {
         #expect(try CompactJSONEncoder().encode(skyline) == CompactJSONEncoder().encode(panorama.skyline))
         #expect(try JSONDecoder().decode([Panorama.Peak].self, from: try Self.json(panorama.peaks)) == panorama.peaks)
     }
+
+    /// The skyline's points the compact encoder writes directly are the bytes of their `encode(to:)`:
+    /// every member present and absent, negative and non-finite numbers, rounding at each place.
+    @Test func skylinePointsWrittenDirectlyAreTheBytesOfTheirEncoding() throws {
+        var points: [Panorama.Point] = []
+        for (k, angle) in [-0.0000004, -1.2345675, 0, 12.9999996, 89.5].enumerated() {
+            for flags in 0..<8 {
+                var p = Panorama.Point(azimuth: 359.9999996 - Double(k) * 17.25, elevationAngle: angle, distance: 29_999.995 + Double(flags),
+                                       latitude: -46.00000005 - Double(flags), longitude: 179.99999995 - Double(k), elevation: -12.345 + 1000 * Double(k),
+                                       layers: [], complete: flags & 1 == 0)
+                p.atRangeLimit = flags & 2 != 0
+                p.filled = flags & 4 != 0
+                points.append(p)
+            }
+        }
+        points.append(Panorama.Point(azimuth: 0.1, elevationAngle: nil, distance: .nan, latitude: .nan, longitude: .nan,
+                                     elevation: .nan, layers: [], complete: true))
+        points.append(Panorama.Point(azimuth: 0.2, elevationAngle: nil, distance: .nan, latitude: .nan, longitude: .nan,
+                                     elevation: .nan, layers: [], complete: false))
+        points.append(Panorama.Point(azimuth: .nan, elevationAngle: .infinity, distance: .nan, latitude: 1e-9, longitude: -1e-9,
+                                     elevation: 1e12, layers: [], complete: true))
+        let encoder = CompactJSONEncoder()
+        for point in points {
+            let direct = try encoder.encode(SkylineJSON(points: [point])), keyed = try encoder.encode([point])
+            #expect(String(decoding: direct, as: UTF8.self) == String(decoding: keyed, as: UTF8.self))
+        }
+        #expect(try encoder.encode(SkylineJSON(points: points)) == encoder.encode(points))
+        #expect(try encoder.encode(SkylineJSON(points: [])) == Array("[]".utf8))
+        // Any other encoder gets the array (read back: Foundation's member order may vary).
+        let foreign = try JSONDecoder().decode([Panorama.Point].self, from: JSONEncoder().encode(SkylineJSON(points: Array(points.prefix(8)))))
+        #expect(try encoder.encode(foreign) == encoder.encode(Array(points.prefix(8))))
+    }
 }
 
 /// Warnings carry stable codes: the JSON's `warningCodes`, parallel to `warnings`.

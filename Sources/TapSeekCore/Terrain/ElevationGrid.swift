@@ -146,14 +146,7 @@ public struct ElevationGrid: Sendable {
     /// (``VoidFill``); the other voids stay unknown. nil `area`: every void.
     public func fillingVoids(within reach: Double = VoidFill.maximumReach, area: VoidFillArea?) -> ElevationGrid {
         guard let area else { return fillingVoids(within: reach) }
-        guard voidFraction > 0 else { return self }
-        let shift = longitudeShift(toward: (area.west + area.east) / 2)
-        let rowRange = ((north - area.north) / latitudeSpacing).rounded(.down) - 1...((north - area.south) / latitudeSpacing).rounded(.up) + 1
-        let columnRange = ((area.west + shift - west) / longitudeSpacing).rounded(.down) - 1...((area.east + shift - west) / longitudeSpacing).rounded(.up) + 1
-        guard rowRange.upperBound >= 0, rowRange.lowerBound <= Double(rows - 1),
-              columnRange.upperBound >= 0, columnRange.lowerBound <= Double(columns - 1) else { return self }
-        let region = VoidFill.Region(rows: Int(max(rowRange.lowerBound, 0))...Int(min(rowRange.upperBound, Double(rows - 1))),
-                                     columns: Int(max(columnRange.lowerBound, 0))...Int(min(columnRange.upperBound, Double(columns - 1))))
+        guard voidFraction > 0, let region = voidFillRegion(of: area) else { return self }
         var h = Self.copyOnHugePages(heights)
         let middle = radians((north + south) / 2)
         let rowSpacing = latitudeSpacing * VoidFill.metresPerDegree
@@ -163,6 +156,29 @@ public struct ElevationGrid: Sendable {
         return ElevationGrid(north: north, west: west, latitudeSpacing: latitudeSpacing, longitudeSpacing: longitudeSpacing,
                              rows: rows, columns: columns, heights: h, filled: mask)
     }
+
+    /// The posts of `area` (a row and column around it included), clamped to the grid; nil
+    /// when the area misses the grid.
+    func voidFillRegion(of area: VoidFillArea) -> VoidFill.Region? {
+        let shift = longitudeShift(toward: (area.west + area.east) / 2)
+        let rowRange = ((north - area.north) / latitudeSpacing).rounded(.down) - 1...((north - area.south) / latitudeSpacing).rounded(.up) + 1
+        let columnRange = ((area.west + shift - west) / longitudeSpacing).rounded(.down) - 1...((area.east + shift - west) / longitudeSpacing).rounded(.up) + 1
+        guard rowRange.upperBound >= 0, rowRange.lowerBound <= Double(rows - 1),
+              columnRange.upperBound >= 0, columnRange.lowerBound <= Double(columns - 1) else { return nil }
+        return VoidFill.Region(rows: Int(max(rowRange.lowerBound, 0))...Int(min(rowRange.upperBound, Double(rows - 1))),
+                               columns: Int(max(columnRange.lowerBound, 0))...Int(min(columnRange.upperBound, Double(columns - 1))))
+    }
+
+    /// Whether ``fillingVoids(within:area:)`` of `area` fills every void, as the whole grid's
+    /// fill does: nil, or an area holding every post (a viewshed's window cut to its range).
+    public func voidFillCoversGrid(area: VoidFillArea?) -> Bool {
+        guard let area else { return true }
+        guard let region = voidFillRegion(of: area) else { return false }
+        return region.rows == 0...(rows - 1) && region.columns == 0...(columns - 1)
+    }
+
+    /// How many posts are voids (NaN), from ``voidFraction``.
+    var voidCount: Int { Int((voidFraction * Double(heights.count)).rounded()) }
 
     /// A copy of `heights` in storage advised onto huge pages (``HugePages``): the fill writes
     /// into a copy of the tile's posts, and the copy made by writing to the array faulted its

@@ -33,6 +33,9 @@ public final class ElevationCatalog: Sendable {
     /// Where the command will read terrain, when it said: then only the voids reaching into it
     /// are filled (``VoidFillArea``); nil fills every void of a tile.
     public let voidFillArea: VoidFillArea?
+    /// Where each tile's filled voids are kept once solved (``VoidFillCache``), so that a later
+    /// load applies them instead of filling again; nil fills on every load.
+    public let voidFillCache: VoidFillCache?
 
     /// Tile indices per 1° cell of the world: `cells[(lat + 90) * 360 + (lon + 180)]`.
     private let cells: [[Int32]]
@@ -67,11 +70,16 @@ public final class ElevationCatalog: Sendable {
     ///   - voidFillArea: where the command will read terrain: only the voids reaching into it
     ///     are filled, each as the whole tile's fill would (nil: every void). Reading outside it
     ///     finds the other voids unknown.
+    ///   - voidFillCache: where tiles' filled voids are kept (``VoidFillCache``; nil, the
+    ///     default: none). A tile with a valid patch there is patched, whatever the area (every
+    ///     void filled, each to the bit as the area's fill fills it); one without is filled, and
+    ///     its patch written when the fill is of the whole tile.
     /// - Throws: ``CatalogError`` when the directory is missing, unreadable or holds no raster
     ///   that can be read. Individual unreadable files only add a warning.
     public init(directory: String, memoryBudget: Int = ElevationCatalog.defaultMemoryBudget,
                 rasterReader: (any RasterReader)? = nil, windowedAbove: Int = ElevationCatalog.defaultWindowedAbove,
-                egm2008GeoidPath: String? = nil, fillsVoids: Bool = true, voidFillArea: VoidFillArea? = nil) throws(CatalogError) {
+                egm2008GeoidPath: String? = nil, fillsVoids: Bool = true, voidFillArea: VoidFillArea? = nil,
+                voidFillCache: VoidFillCache? = nil) throws(CatalogError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw CatalogError("DEM directory \(directory) does not exist")
@@ -156,6 +164,7 @@ public final class ElevationCatalog: Sendable {
         self.egm2008GeoidPath = egm2008GeoidPath
         self.fillsVoids = fillsVoids
         self.voidFillArea = voidFillArea
+        self.voidFillCache = voidFillCache
         var cells = [[Int32]](repeating: [], count: 180 * 360)
         for (i, t) in tiles.enumerated() {
             for key in Self.cellKeys(south: t.south, north: t.north, west: t.west, east: t.east) {
@@ -222,8 +231,26 @@ public final class ElevationCatalog: Sendable {
             // A tile to fill is read without its pyramid, which is built once, over the filled
             // posts (a Copernicus tile's conversion to EGM96 builds it, as it makes a new grid).
             let grid = try readInEGM96(tile, boundsTerrain: !fillsVoids)
-            return fillsVoids ? grid.fillingVoids(area: voidFillArea).boundingTerrain() : grid
+            return fillsVoids ? fillingVoids(of: grid, from: tile).boundingTerrain() : grid
         }
+    }
+
+    /// `grid`, read from `tile`, with its voids (those of ``voidFillArea``) filled: from the
+    /// tile's patch in the ``voidFillCache`` when it has a valid one; else by ``VoidFill``, and
+    /// when that fill is the whole tile's, its patch written for the next load.
+    private func fillingVoids(of grid: ElevationGrid, from tile: DEMTile) -> ElevationGrid {
+        guard grid.voidFraction > 0, let cache = voidFillCache else { return grid.fillingVoids(area: voidFillArea) }
+        // Heights converted from EGM2008 depend on the geoid grids too.
+        let datumFiles = tile.verticalDatum == .egm2008 && egm2008GeoidPath != nil ? [egm2008GeoidPath!, Geoid.defaultPath] : []
+        guard let key = VoidFillCache.key(path: tile.path, window: tile.window, datumFiles: datumFiles, grid: grid) else {
+            return grid.fillingVoids(area: voidFillArea)
+        }
+        if let patched = cache.filled(grid, key: key) { return patched }
+        // A small area (one point's elevation) must not pay for the whole tile to write a patch.
+        guard grid.voidFillCoversGrid(area: voidFillArea) else { return grid.fillingVoids(area: voidFillArea) }
+        let filled = grid.fillingVoids()
+        cache.store(filled, readAs: grid, key: key)
+        return filled
     }
 
     private func readInEGM96(_ tile: DEMTile, boundsTerrain: Bool) throws(TerrainFileError) -> ElevationGrid {

@@ -23,7 +23,8 @@ struct DEMOptions: ParsableArguments {
     /// will read terrain, if it knows (only the voids reaching into it are filled).
     func openCatalog(area: VoidFillArea? = nil) throws -> ElevationCatalog {
         let catalog = try ElevationCatalog(directory: directory, memoryBudget: cacheMB << 20, rasterReader: .gdal,
-                                           egm2008GeoidPath: Geoid.egm2008Path(), fillsVoids: fillVoids, voidFillArea: area)
+                                           egm2008GeoidPath: Geoid.egm2008Path(), fillsVoids: fillVoids, voidFillArea: area,
+                                           voidFillCache: VoidFillCache())
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         return catalog
     }

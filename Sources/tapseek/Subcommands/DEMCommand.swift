@@ -32,7 +32,7 @@ struct DEMInfoCommand: ParsableCommand {
 
     func run() throws {
         let catalog = try ElevationCatalog(directory: directory ?? DefaultDEM.directory, memoryBudget: 64 << 20, rasterReader: .gdal,
-                                           egm2008GeoidPath: Geoid.egm2008Path(), fillsVoids: fillVoids)
+                                           egm2008GeoidPath: Geoid.egm2008Path(), fillsVoids: fillVoids, voidFillCache: VoidFillCache())
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         var out = OutputBuffer()
         if format == .text {

@@ -8,6 +8,18 @@ public protocol TerrainGrids: ElevationSource {
     /// A grid whose posts' rectangle contains the point (WGS84 degrees, any longitude), or nil
     /// when no data covers it.
     mutating func grid(containing latitude: Double, longitude: Double) -> ElevationGrid?
+    /// Whether the height at a point (any longitude) rests on a post filled across a void
+    /// (``ElevationGrid/isFilled(latitude:longitude:)`` of the grid holding it); false where
+    /// nothing was filled or no data covers it.
+    mutating func restsOnFilledPost(latitude: Double, longitude: Double) -> Bool
+}
+
+extension TerrainGrids {
+    /// Through ``grid(containing:longitude:)``: a copy of the grid a look-up.
+    public mutating func restsOnFilledPost(latitude: Double, longitude: Double) -> Bool {
+        guard let grid = grid(containing: latitude, longitude: longitude), grid.filled != nil else { return false }
+        return grid.isFilled(latitude: latitude, longitude: longitude + grid.longitudeShift(toward: longitude))
+    }
 }
 
 extension ElevationGrid: TerrainGrids {

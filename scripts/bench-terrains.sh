@@ -36,7 +36,10 @@
 # first viewshed of each terrain fills, so the timed runs read it (warm). TAPSEEK_CACHE_DIR=off
 # times every run filling the voids itself (cold), as before the cache.
 # On a host shared with other work wall-clock times swing (the script prints the load average):
-# CLOCK=cpu times user + system CPU instead, steadier there, but blind to what all cores gain.
+# CLOCK=cpu times user + system CPU instead (of the command's process and its children, by wait4,
+# to the microsecond), steadier there, but blind to what all cores gain. Each ratio is the median
+# of the ratios within each round, where the two commands ran one after the other under the
+# host's load of the moment.
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-5}"
@@ -66,10 +69,22 @@ trap 'rm -rf "$work"' EXIT
 export TAPSEEK_CACHE_DIR="${TAPSEEK_CACHE_DIR:-$work/cache}"
 source "$root/scripts/timing.sh"
 if [ "${CLOCK:-wall}" = cpu ]; then
-    # One command's user + system CPU time, in milliseconds.
-    time_ms() { /usr/bin/time -f '%U %S' -o "$work/cpu" "$@" >/dev/null 2>&1; awk '{ printf "%d\n", ($1 + $2) * 1000 }' "$work/cpu"; }
+    # One command's user + system CPU time, in milliseconds (its output discarded).
+    time_ms() {
+        python3 -c '
+import os, sys
+pid = os.fork()
+if pid == 0:
+    null = os.open(os.devnull, os.O_WRONLY)
+    os.dup2(null, 1)
+    os.dup2(null, 2)
+    os.execvp(sys.argv[1], sys.argv[1:])
+_, status, usage = os.wait4(pid, 0)
+print(f"{(usage.ru_utime + usage.ru_stime) * 1000:.1f}")' "$@"
+    }
 fi
-# The medians of alternating runs of two commands, "A B" in milliseconds.
+# Alternating runs of two commands: "A B R", the medians of each in milliseconds and the median
+# of the rounds' ratios A/B.
 alternate_ms() {
     local a=() b=() i
     local -n first=$1 second=$2
@@ -77,9 +92,13 @@ alternate_ms() {
         a+=("$(time_ms "${first[@]}")")
         b+=("$(time_ms "${second[@]}")")
     done
-    echo "$(printf '%s\n' "${a[@]}" | median) $(printf '%s\n' "${b[@]}" | median)"
+    python3 -c '
+import statistics, sys
+n = len(sys.argv) // 2
+a, b = [float(x) for x in sys.argv[1:n + 1]], [float(x) for x in sys.argv[n + 1:]]
+ratios = [x / max(y, 0.001) for x, y in zip(a, b)]
+print(f"{statistics.median(a):.0f} {statistics.median(b):.0f} {statistics.median(ratios):.2f}")' "${a[@]}" "${b[@]}"
 }
-ratio() { python3 -c "print(f'{$1 / max($2, 1):.2f}')"; }
 
 rows=()
 for terrain in "${terrains[@]}"; do
@@ -133,16 +152,16 @@ EOF
 
     "${viewshed[@]}" >"$t/summary.json"   # warm the page cache, and the summary
     "${gdal[@]}"
-    read -r v g <<<"$(alternate_ms viewshed gdal)"
-    read -r v1 _ <<<"$(alternate_ms viewshed1 gdal)"
-    read -r p _ <<<"$(alternate_ms panorama gdal)"
-    read -r e l <<<"$(alternate_ms elevation location)"
+    read -r v g vg <<<"$(alternate_ms viewshed gdal)"
+    read -r v1 _ v1g <<<"$(alternate_ms viewshed1 gdal)"
+    read -r p _ pg <<<"$(alternate_ms panorama gdal)"
+    read -r l e le <<<"$(alternate_ms location elevation)"
     bm=$(for _ in $(seq "$runs"); do time_ms "${locate[@]}"; done | median)
     memory=$( { /usr/bin/time -f %M "${viewshed[@]}" >/dev/null; } 2>&1 | tail -1)
     settled=$(python3 -c "import json; s = json.load(open('$t/summary.json')); print(s.get('cells'), s.get('visibleCells'), s.get('ownSightlines'))")
     rows+=("$(printf '%-7s %6s %6s %6s %6s %5s %6s %5s %6s %6s %5s %8s %6s  %s' \
-        "$name" "$v" "$v1" "$g" "$(ratio "$v" "$g")" "$(ratio "$v1" "$g")" "$p" "$(ratio "$p" "$g")" \
-        "$e" "$l" "$(ratio "$l" "$e")" "$(( 20000 * 1000 / (bm > 0 ? bm : 1) ))" "$(( memory / 1024 ))" "$settled")")
+        "$name" "$v" "$v1" "$g" "$vg" "$v1g" "$p" "$pg" "$e" "$l" "$le" \
+        "$(python3 -c "print(round(20000 * 1000 / max($bm, 0.001)))")" "$(( memory / 1024 ))" "$settled")")
     echo "bench-terrains: $name done" >&2
 done
 

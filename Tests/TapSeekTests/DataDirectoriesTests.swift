@@ -22,6 +22,14 @@ struct DataDirectoriesTests {
         #expect(explicit.locations.first?.data.path == "/x/tapseek")
     }
 
+    /// The running program is found without `Bundle.main` (which reads the program's whole
+    /// folder on Linux), and it is the same file.
+    @Test func theRunningProgramIsTheMainBundlesExecutable() throws {
+        let program = try #require(DataDirectories.runningProgram)
+        let bundle = try #require(Bundle.main.executableURL)
+        #expect(program.resolvingSymlinksInPath().path == bundle.resolvingSymlinksInPath().path)
+    }
+
     /// A program built in a source checkout (`ROOT/.build/…/tapseek`) finds the checkout's
     /// `data/build` and `dem/` — from where it runs, not from where it was compiled.
     @Test func aProgramInACheckoutFindsTheCheckoutsData() throws {

@@ -98,6 +98,27 @@ struct RealVoidTests {
         }
     }
 
+    /// A sightline's check for filled terrain under it (every 10 m of a skyline) asks the
+    /// sampler, which reads the tile in place: a point rests on a filled post exactly where the
+    /// unfilled tile has no height (a void among the four posts around it), at any longitude
+    /// turn a ray's continuous longitudes take.
+    @Test func theSamplerSaysAPointRestsOnFilledPostsWhereTheRawTileHasNoHeight() throws {
+        let filled = try Self.locator(fillsVoids: true).catalog, raw = try Self.locator(fillsVoids: false).catalog
+        let index = try #require(raw.tiles.firstIndex { $0.path.hasSuffix("N46E008.tif") })
+        let voids = try #require(raw.grid(tile: index))
+        var sampler = TerrainSampler(catalog: filled)
+        var random = SplitMix64(seed: 38)
+        var onFilled = 0
+        for k in 0..<20_000 {
+            let latitude = Double.random(in: 46.001...46.999, using: &random), longitude = Double.random(in: 8.001...8.999, using: &random)
+            let turn = [0.0, 360, -360, 720][k % 4]
+            let expected = voids.height(latitude: latitude, longitude: longitude) == nil
+            #expect(sampler.restsOnFilledPost(latitude: latitude, longitude: longitude + turn) == expected, "\(latitude), \(longitude) + \(turn)")
+            if expected { onFilled += 1 }
+        }
+        #expect(onFilled > 500, "the points reach the filled voids: \(onFilled)")
+    }
+
     /// From the Eiger's summit, skyline points and peaks on the filled north faces are marked and
     /// warned: exactly those whose height the unfilled tile does not know (a void among the
     /// posts around them). Before: no word of it.

@@ -11,10 +11,16 @@ import Foundation
 /// "Loire-Atlantique", and "Washington County" names no state. Words are hashed (FNV-1a over
 /// the folded bytes), so that a look-up allocates nothing: a few tens of nanoseconds.
 struct RegionNameMatcher: Sendable {
-    /// Each region's words, hashed; empty for a region without a name.
-    private let words: [[UInt64]]
-    /// Regions by (country, hash of their last word).
-    private let byLastWord: [UInt64: [Int32]]
+    /// The regions' words, hashed, one region after another: region r's are
+    /// `words[wordStarts[r]..<wordStarts[r + 1]]`, none for a region without a name.
+    private let words: [UInt64]
+    private let wordStarts: [Int32]
+    /// (country, hash of the last word) of every named region with a country, ascending, and
+    /// the region of each: a binary search finds a division's candidates. Flat arrays rather
+    /// than an array and a dictionary entry per region: built on every opening of the index,
+    /// those allocations made it 14 M instructions, the most of opening it.
+    private let keys: [UInt64]
+    private let keyRegions: [Int32]
 
     /// Most words of a division compared (its last ones).
     static let maximumWords = 12
@@ -23,15 +29,23 @@ struct RegionNameMatcher: Sendable {
     ///   - names: region names by owner number.
     ///   - countries: each region's country owner number (−1 for none).
     init(names: [String?], countries: [Int]) {
-        var words: [[UInt64]] = []
-        var byLastWord: [UInt64: [Int32]] = [:]
+        var words: [UInt64] = [], wordStarts: [Int32] = [0]
+        var pairs: [(key: UInt64, region: Int32)] = []
+        words.reserveCapacity(4 * names.count)
+        wordStarts.reserveCapacity(names.count + 1)
         for (r, name) in names.enumerated() {
-            let hashes = name.map { Self.wordHashes(Array($0.utf8)) } ?? []
-            words.append(hashes)
-            if let last = hashes.last, countries[r] >= 0 { byLastWord[Self.key(last, country: countries[r]), default: []].append(Int32(r)) }
+            let start = words.count
+            if var name {
+                name.withUTF8 { Self.forEachWord(UnsafeRawBufferPointer($0)) { words.append($0) } }
+            }
+            wordStarts.append(Int32(words.count))
+            if words.count > start, countries[r] >= 0 { pairs.append((Self.key(words[words.count - 1], country: countries[r]), Int32(r))) }
         }
+        pairs.sort { $0.key != $1.key ? $0.key < $1.key : $0.region < $1.region }
         self.words = words
-        self.byLastWord = byLastWord
+        self.wordStarts = wordStarts
+        keys = pairs.map(\.key)
+        keyRegions = pairs.map(\.region)
     }
 
     /// Whether `division` (UTF-8) names a region of `country` other than `region`, and not
@@ -39,14 +53,22 @@ struct RegionNameMatcher: Sendable {
     func namesAnotherRegion(_ division: UnsafeRawBufferPointer, region: Int32, country: Int) -> Bool {
         withUnsafeTemporaryAllocation(of: UInt64.self, capacity: Self.maximumWords) { buffer in
             let count = Self.lastWordHashes(division, into: buffer)
-            guard count > 0, let regions = byLastWord[Self.key(buffer[count - 1], country: country)] else { return false }
+            guard count > 0 else { return false }
+            let key = Self.key(buffer[count - 1], country: country)
+            var lo = 0, hi = keys.count
+            while lo < hi {
+                let mid = (lo + hi) >> 1
+                if keys[mid] < key { lo = mid + 1 } else { hi = mid }
+            }
             var other = false
-            for r in regions {
-                let name = words[Int(r)]
-                guard name.count <= count else { continue }
+            while lo < keys.count, keys[lo] == key {
+                let r = keyRegions[lo]
+                lo += 1
+                let start = Int(wordStarts[Int(r)]), n = Int(wordStarts[Int(r) + 1]) - start
+                guard n <= count else { continue }
                 var k = 0
-                while k < name.count, name[name.count - 1 - k] == buffer[count - 1 - k] { k += 1 }
-                guard k == name.count else { continue }
+                while k < n, words[start + n - 1 - k] == buffer[count - 1 - k] { k += 1 }
+                guard k == n else { continue }
                 if r == region { return false }
                 other = true
             }
@@ -56,15 +78,6 @@ struct RegionNameMatcher: Sendable {
 
     private static func key(_ lastWord: UInt64, country: Int) -> UInt64 {
         lastWord ^ (UInt64(truncatingIfNeeded: country &+ 1) &* 0x9E37_79B9_7F4A_7C15)
-    }
-
-    /// The hashes of all words of a name.
-    static func wordHashes(_ utf8: [UInt8]) -> [UInt64] {
-        var hashes: [UInt64] = []
-        utf8.withUnsafeBytes { bytes in
-            forEachWord(bytes) { hashes.append($0) }
-        }
-        return hashes
     }
 
     /// The hashes of the last ``maximumWords`` words of `utf8`, in order, into `buffer`; their count.

@@ -251,17 +251,14 @@ public struct SightlineMarch {
     /// (a skyline), over filled cells with the ray less than ``FilledTerrain/clearance`` above
     /// them, sampled every ``FilledTerrain/spacing``. nil when neither.
     private mutating func filledTerrain<T: TerrainGrids>(of result: Result, _ terrain: inout T) -> FilledTerrain? {
-        func filled(_ latitude: Double, _ longitude: Double, _ terrain: inout T) -> Bool {
-            guard let grid = terrain.grid(containing: latitude, longitude: longitude), grid.filled != nil else { return false }
-            return grid.isFilled(latitude: latitude, longitude: longitude + grid.longitudeShift(toward: longitude))
-        }
-        let onTarget = filled(result.latitude, result.longitude, &terrain)
+        let onTarget = terrain.restsOnFilledPost(latitude: result.latitude, longitude: result.longitude)
         var over = 0.0
         let step = FilledTerrain.spacing
         var s = step / 2
         while s < result.marchedDistance {
             let p = path.point(at: s)
-            if filled(p.latitude, p.longitude, &terrain), let h = terrain.elevation(latitude: p.latitude, longitude: p.longitude) {
+            if terrain.restsOnFilledPost(latitude: p.latitude, longitude: p.longitude),
+               let h = terrain.elevation(latitude: p.latitude, longitude: p.longitude) {
                 let ray = p.height - path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
                 if ray - h < FilledTerrain.clearance { over += step * path.horizontalFraction }
             }

@@ -13,10 +13,20 @@ public protocol TerrainGrids: ElevationSource {
     /// its longitude normalised to ±180°, when nothing else asked the terrain in between: then a
     /// walk keeps that grid from one segment to the next instead of asking again.
     static var answersLastGridFirst: Bool { get }
+    /// Whether the height at a point (any longitude) rests on a post filled across a void
+    /// (``ElevationGrid/isFilled(latitude:longitude:)`` of the grid holding it); false where
+    /// nothing was filled or no data covers it.
+    mutating func restsOnFilledPost(latitude: Double, longitude: Double) -> Bool
 }
 
 extension TerrainGrids {
     public static var answersLastGridFirst: Bool { false }
+
+    /// Through ``grid(containing:longitude:)``: a copy of the grid a look-up.
+    public mutating func restsOnFilledPost(latitude: Double, longitude: Double) -> Bool {
+        guard let grid = grid(containing: latitude, longitude: longitude), grid.filled != nil else { return false }
+        return grid.isFilled(latitude: latitude, longitude: longitude + grid.longitudeShift(toward: longitude))
+    }
 }
 
 extension ElevationGrid: TerrainGrids {

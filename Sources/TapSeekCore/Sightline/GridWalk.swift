@@ -140,12 +140,16 @@ extension RayPath {
             let segmentEnd = min(segment.start + segmentLength, end)
             let u = s - segment.start + Self.nudge
             let latitude = segment.latitude(u), longitude = segment.longitude(u)
-            if kept == nil || !kept!.contains(latitude: latitude, longitude: normalizedLongitude(longitude)) {
-                guard let grid = gridContaining(latitude, longitude) else { return .leftData(s) }
-                kept = grid
+            let grid: ElevationGrid
+            if let held = kept, held.contains(latitude: latitude, longitude: normalizedLongitude(longitude)) {
+                grid = held
+            } else {
+                guard let answer = gridContaining(latitude, longitude) else { return .leftData(s) }
+                grid = answer
+                // Not copied into `kept` when it is not kept: a viewshed's own sightlines, a
+                // segment or two each, paid that copy's retains and releases (25 M on a plain).
+                kept = keepsGrid && !(answer.rows == 2 && answer.columns == 2) ? answer : nil
             }
-            let grid = kept!
-            if !keepsGrid || (grid.rows == 2 && grid.columns == 2) { kept = nil }
             switch walk(grid, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor) {
             case .stopped: return .stopped
             case .finished: s = segmentEnd

@@ -176,12 +176,7 @@ struct ElevationCatalogTests {
             try? FileManager.default.removeItem(at: quarters)
         }
         try SharedData.run("gdal_translate", ["-q", "-of", "GTiff", source.path, whole.appendingPathComponent("whole.tif").path])
-        // Non-overlapping quarters: the seams fall between posts 600 and 601, in no single file.
-        for (name, window) in [("nw", [0, 0, 601, 601]), ("ne", [601, 0, 600, 601]),
-                               ("sw", [0, 601, 601, 600]), ("se", [601, 601, 600, 600])] {
-            try SharedData.run("gdal_translate", ["-q", "-of", "GTiff", "-srcwin"] + window.map(String.init)
-                + [source.path, quarters.appendingPathComponent("\(name).tif").path])
-        }
+        try SharedData.writeQuarters(of: source, to: quarters)
         var a = TerrainSampler(catalog: try ElevationCatalog(directory: whole.path, rasterReader: .gdal, fillsVoids: false))
         var b = TerrainSampler(catalog: try ElevationCatalog(directory: quarters.path, rasterReader: .gdal, fillsVoids: false))
         var generator = SplitMix64(seed: 9)

@@ -49,12 +49,7 @@ struct SightlineGridKeepingTests {
             try? FileManager.default.removeItem(at: quarters)
         }
         try FileManager.default.createSymbolicLink(at: whole.appendingPathComponent("N47E009.hgt"), withDestinationURL: source)
-        // Non-overlapping quarters: the seams fall between posts 600 and 601, in no single file.
-        for (name, window) in [("nw", [0, 0, 601, 601]), ("ne", [601, 0, 600, 601]),
-                               ("sw", [0, 601, 601, 600]), ("se", [601, 601, 600, 600])] {
-            try SharedData.run("gdal_translate", ["-q", "-of", "GTiff", "-srcwin"] + window.map(String.init)
-                + [source.path, quarters.appendingPathComponent("\(name).tif").path])
-        }
+        try SharedData.writeQuarters(of: source, to: quarters)
         let geoid = try Geoid(gtxContentsOf: Geoid.defaultPath)
         for folder in [whole, quarters] {
             let catalog = try ElevationCatalog(directory: folder.path, rasterReader: .gdal, fillsVoids: false)

@@ -57,6 +57,16 @@ public enum SharedData {
         }
     }
 
+    /// Writes a 1 201 × 1 201-post tile (3″) into `folder` as four GeoTIFF quarters that do not
+    /// overlap: the seams fall between posts 600 and 601, in no single file.
+    public static func writeQuarters(of source: URL, to folder: URL) throws {
+        for (name, window) in [("nw", [0, 0, 601, 601]), ("ne", [601, 0, 600, 601]),
+                               ("sw", [0, 601, 601, 600]), ("se", [601, 601, 600, 600])] {
+            try run("gdal_translate", ["-q", "-of", "GTiff", "-srcwin"] + window.map(String.init)
+                + [source.path, folder.appendingPathComponent("\(name).tif").path])
+        }
+    }
+
     /// Runs a tool with `input` on its stdin and returns its stdout.
     public static func capture(_ tool: String, _ arguments: [String], input: String) throws -> String {
         let process = Process()

@@ -82,7 +82,7 @@ final class JSONStreamWriter: Encoder {
         var value = value
         // Most strings (every key) need no escape: quotes and bytes go out in three appends.
         let plain = value.withUTF8 { utf8 -> Bool in
-            for u in utf8 where u < 0x20 || u == UInt8(ascii: "\"") || u == UInt8(ascii: "\\") { return false }
+            for u in utf8 where JSONText.needsEscape(u) { return false }
             bytes.append(UInt8(ascii: "\""))
             bytes.append(contentsOf: utf8)
             bytes.append(UInt8(ascii: "\""))

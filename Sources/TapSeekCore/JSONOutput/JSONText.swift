@@ -13,7 +13,7 @@ public enum JSONText {
             func emitRun(to end: Int) {
                 if end > runStart { emit(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(utf8)[runStart..<end])) }
             }
-            for (i, u) in utf8.enumerated() where u < 0x20 || u == UInt8(ascii: "\"") || u == UInt8(ascii: "\\") {
+            for (i, u) in utf8.enumerated() where needsEscape(u) {
                 emitRun(to: i)
                 runStart = i + 1
                 switch u {
@@ -31,6 +31,11 @@ public enum JSONText {
             emitRun(to: utf8.count)
         }
         emitStatic("\"")
+    }
+
+    /// Whether a byte of a string must be escaped in JSON: a control byte, a quote, a backslash.
+    @inline(__always) public static func needsEscape(_ u: UInt8) -> Bool {
+        u < 0x20 || u == UInt8(ascii: "\"") || u == UInt8(ascii: "\\")
     }
 
     /// Whether `text` is exactly what `value.description` writes, Swift's shortest decimal that

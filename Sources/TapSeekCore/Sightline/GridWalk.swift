@@ -52,7 +52,7 @@ struct CellCrossing {
     }
 
     /// The bilinear terrain along the chord as a quadratic in w, metres above mean sea level.
-    var terrain: Quadratic {
+    @inline(__always) var terrain: Quadratic {
         let east = h01 - h00, south = h10 - h00, twist = h11 - h10 - h01 + h00
         let dr = tr1 - tr0, dc = tc1 - tc0
         return Quadratic(a: twist * dr * dc,
@@ -140,17 +140,19 @@ extension RayPath {
             let segmentEnd = min(segment.start + segmentLength, end)
             let u = s - segment.start + Self.nudge
             let latitude = segment.latitude(u), longitude = segment.longitude(u)
-            let grid: ElevationGrid
-            if let held = kept, held.contains(latitude: latitude, longitude: normalizedLongitude(longitude)) {
-                grid = held
+            let walked: WalkEnd
+            // The kept grid is read in place: bound to a constant, it was copied (its buffers
+            // retained and released) at every segment.
+            if kept?.contains(latitude: latitude, longitude: normalizedLongitude(longitude)) == true {
+                walked = walk(kept.unsafelyUnwrapped, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor)
             } else {
                 guard let answer = gridContaining(latitude, longitude) else { return .leftData(s) }
-                grid = answer
                 // Not copied into `kept` when it is not kept: a viewshed's own sightlines, a
                 // segment or two each, paid that copy's retains and releases (25 M on a plain).
                 kept = keepsGrid && !(answer.rows == 2 && answer.columns == 2) ? answer : nil
+                walked = walk(answer, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor)
             }
-            switch walk(grid, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor) {
+            switch walked {
             case .stopped: return .stopped
             case .finished: s = segmentEnd
             case .leftData(let t):

@@ -291,7 +291,7 @@ public struct SightlineMarch {
         if s.isFinite, s > 0 { points.reserveCapacity(Int(s / Self.trackSpacing) + 2) }
         var k = 1
         while Double(k) * Self.trackSpacing < s {
-            let p = path.point(at: Double(k) * Self.trackSpacing)
+            let p = path.groundPoint(at: Double(k) * Self.trackSpacing)
             points.append(.init(latitude: p.latitude, longitude: normalizedLongitude(p.longitude)))
             k += 1
         }

@@ -191,7 +191,7 @@ extension RayPath {
         // Where the track runs one way along an axis over the whole stretch (nearly always: it
         // bends by millimetres per kilometre), a cell is left only through its side ahead.
         let rowHeading = row.heading(from: u, to: uEnd), columnHeading = column.heading(from: u, to: uEnd)
-        return grid.heights.withUnsafeBufferPointer { h -> WalkEnd in
+        return grid.heights.withUnsafeBufferPointer { h -> WalkEnd in pyramid.withLevels { pyramid -> WalkEnd in
             while u < uEnd {
                 let r = row(u + Self.nudge), c = column(u + Self.nudge)
                 // The grid was chosen as holding this point by its own arithmetic; a track that
@@ -222,8 +222,8 @@ extension RayPath {
                 let r1 = Double((br + 1) * size) >= lastRow ? lastRow + Self.edgeTolerance : Double((br + 1) * size)
                 let c0 = bc == 0 ? -Self.edgeTolerance : Double(bc * size)
                 let c1 = Double((bc + 1) * size) >= lastColumn ? lastColumn + Self.edgeTolerance : Double((bc + 1) * size)
-                let uExit = min(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd, heading: rowHeading),
-                                column.exit(from: c0, c1, after: u + half, limit: uEnd, heading: columnHeading))
+                let uExit = smallest(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd, heading: rowHeading),
+                                     column.exit(from: c0, c1, after: u + half, limit: uEnd, heading: columnHeading))
                 // A block with a void is looked into until the ray is known to cross one: the
                 // answer must say so, and only its cells tell whether the ray passes over it.
                 if !visitor.mayMatter(maximum: maximum, segment: segment, from: u, to: uExit),
@@ -240,12 +240,12 @@ extension RayPath {
                 while v < uExit {
                     let rv = row(v + Self.nudge), cv = column(v + Self.nudge)
                     let cellRow = min(max(Int(rv), 0), grid.rows - 2), cellColumn = min(max(Int(cv), 0), columns - 2)
-                    let vExit = min(uExit, row.exit(from: cellRow == 0 ? -Self.edgeTolerance : Double(cellRow),
-                                                    cellRow + 2 == grid.rows ? lastRow + Self.edgeTolerance : Double(cellRow + 1),
-                                                    after: v + half, limit: uExit, heading: rowHeading),
-                                    column.exit(from: cellColumn == 0 ? -Self.edgeTolerance : Double(cellColumn),
-                                                cellColumn + 2 == columns ? lastColumn + Self.edgeTolerance : Double(cellColumn + 1),
-                                                after: v + half, limit: uExit, heading: columnHeading))
+                    let vExit = smallest(uExit, row.exit(from: cellRow == 0 ? -Self.edgeTolerance : Double(cellRow),
+                                                         cellRow + 2 == grid.rows ? lastRow + Self.edgeTolerance : Double(cellRow + 1),
+                                                         after: v + half, limit: uExit, heading: rowHeading),
+                                         column.exit(from: cellColumn == 0 ? -Self.edgeTolerance : Double(cellColumn),
+                                                     cellColumn + 2 == columns ? lastColumn + Self.edgeTolerance : Double(cellColumn + 1),
+                                                     after: v + half, limit: uExit, heading: columnHeading))
                     let i = cellRow * columns + cellColumn
                     let du = vExit - v
                     let height = segment.height
@@ -269,7 +269,7 @@ extension RayPath {
                 left = (br, bc)
             }
             return .finished(segment.start + uEnd)
-        }
+        } }
     }
 
     /// The undulation under the ray at u along a segment, metres.

@@ -146,8 +146,8 @@ struct RayPath {
                                 latitude: Quadratic(through: p0.latitude, pm.latitude, p1.latitude, length: length),
                                 longitude: Quadratic(through: p0.longitude, pm.longitude, p1.longitude, length: length),
                                 height: height,
-                                lowestUndulation: min(p0.undulation, pm.undulation, p1.undulation) - slack,
-                                highestUndulation: max(p0.undulation, pm.undulation, p1.undulation) + slack))
+                                lowestUndulation: smallest(p0.undulation, pm.undulation, p1.undulation) - slack,
+                                highestUndulation: largest(p0.undulation, pm.undulation, p1.undulation) + slack))
     }
 
     /// The straight line's point at slant distance s, converted exactly; longitude continued from
@@ -188,6 +188,14 @@ struct RayPath {
         return p.height - geoid.undulation(latitude: p.latitude, longitude: p.longitude)
     }
 }
+
+/// The standard library's three-argument `min`, `min(min(x, y), z)`, without its variadic
+/// fourth: called with three, it made (and released) an empty array for it every time, which
+/// every block and cell of a walk paid.
+@inline(__always) func smallest(_ x: Double, _ y: Double, _ z: Double) -> Double { min(min(x, y), z) }
+
+/// `max(max(x, y), z)`, as ``smallest(_:_:_:)`` is to `min`.
+@inline(__always) func largest(_ x: Double, _ y: Double, _ z: Double) -> Double { max(max(x, y), z) }
 
 /// `a·u² + b·u + c`.
 struct Quadratic {

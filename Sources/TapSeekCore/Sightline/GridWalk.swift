@@ -199,15 +199,16 @@ extension RayPath {
                 // reads the edge (else the walk would step along it a nudge at a time).
                 guard r >= -Self.edgeTolerance, r <= lastRow + Self.edgeTolerance,
                       c >= -Self.edgeTolerance, c <= lastColumn + Self.edgeTolerance else { return .leftData(segment.start + u) }
+                let cellOfRow = Int(r), cellOfColumn = Int(c)
                 if let block = left, level < top {
-                    let pr = min(MaximumPyramid.block(ofCell: Int(r), level: level + 1), pyramid.blockRows[level + 1] - 1)
-                    let pc = min(MaximumPyramid.block(ofCell: Int(c), level: level + 1), pyramid.blockColumns[level + 1] - 1)
+                    let pr = min(MaximumPyramid.block(ofCell: cellOfRow, level: level + 1), pyramid.blockRows[level + 1] - 1)
+                    let pc = min(MaximumPyramid.block(ofCell: cellOfColumn, level: level + 1), pyramid.blockColumns[level + 1] - 1)
                     if pr != block.row >> 1 || pc != block.column >> 1 { level += 1 }
                 }
                 left = nil
                 let size = MaximumPyramid.cellsPerBlock(level: level)
-                let br = min(MaximumPyramid.block(ofCell: Int(r), level: level), pyramid.blockRows[level] - 1)
-                let bc = min(MaximumPyramid.block(ofCell: Int(c), level: level), pyramid.blockColumns[level] - 1)
+                let br = min(MaximumPyramid.block(ofCell: cellOfRow, level: level), pyramid.blockRows[level] - 1)
+                let bc = min(MaximumPyramid.block(ofCell: cellOfColumn, level: level), pyramid.blockColumns[level] - 1)
                 let maximum = Double(pyramid.maximum(level: level, row: br, column: bc))
                 // A block that matters where the ray enters it is looked into at once: where the
                 // ray leaves it does not change that.

@@ -182,6 +182,29 @@ struct RayPath {
         }
     }
 
+    /// Appends the ground positions at slant distances k·`spacing` below `s` (k = 1, 2, …),
+    /// longitudes normalised to ±180°, each as ``point(at:)`` gives it: a ray's track. The
+    /// segments are made first and read in place, a point costing its two quadratics.
+    mutating func appendGroundTrack(every spacing: Double, below s: Double, to points: inout [Polyline.Coordinate]) {
+        guard s.isFinite, spacing < s else { return }
+        // The last k with k·spacing < s, as the products compare (the quotient may round).
+        var last = Int(s / spacing)
+        while last > 0, Double(last) * spacing >= s { last -= 1 }
+        while Double(last + 1) * spacing < s { last += 1 }
+        guard last > 0 else { return }
+        let i = index(of: Double(last) * spacing)
+        while firstSegment + segments.count <= i { appendSegment() }
+        let first = firstSegment
+        segments.withUnsafeBufferPointer { stored in
+            for k in 1...last {
+                let d = Double(k) * spacing
+                let segment = index(of: d) - first
+                let u = d - stored[segment].start
+                points.append(.init(latitude: stored[segment].latitude(u), longitude: normalizedLongitude(stored[segment].longitude(u))))
+            }
+        }
+    }
+
     /// Height of the refracted ray above mean sea level at slant distance s, metres.
     mutating func heightAboveSeaLevel(at s: Double) -> Double {
         let p = point(at: s)

@@ -129,6 +129,12 @@ extension Viewshed {
         /// Each level ray's horizon at the end of each band, ray-major: `bandHorizons[i * bands + k]`
         /// = `profiles[i].horizon(at: (k + 1)·bandLength)`.
         let bandHorizons: [Double]
+        /// The running maximum of `bandHorizons` along each ray, ray-major: a ceiling on every
+        /// band's horizon up to k, so that the band-by-band bounds can pass over many bands in
+        /// one comparison (the horizon only rises with distance, to rounding).
+        let bandCeilings: [Double]
+        /// `bandLateral`'s largest over each ``bandGroup`` bands of a wedge, wedge-major.
+        let groupLateral: [Double]
         /// For each wedge, the share of a cell's distance its tangent's margin allows for the
         /// Earth's curvature along the wedge's azimuths (see ``Viewshed``): twice the largest
         /// |1/R_α − 1/R|/2 over the wedge, plus 4·10⁻¹⁰.
@@ -153,6 +159,16 @@ extension Viewshed {
             bandLength = wedgeSlopes.bandLength
             let bands = wedgeSlopes.bands, bandLength = wedgeSlopes.bandLength
             bandHorizons = profiles.flatMap { profile in (0..<bands).map { profile.horizon(at: Double($0 + 1) * bandLength) } }
+            var ceilings = bandHorizons
+            for base in stride(from: 0, to: ceilings.count, by: bands) where bands > 1 {
+                for k in 1..<bands { ceilings[base + k] = max(ceilings[base + k], ceilings[base + k - 1]) }
+            }
+            bandCeilings = ceilings
+            let groups = (bands + Self.bandGroup - 1) / Self.bandGroup
+            groupLateral = (0..<(bandLateral.count / bands * groups)).map { [bandLateral] i in
+                let start = i / groups * bands + i % groups * Self.bandGroup
+                return bandLateral[start..<min(start + Self.bandGroup, i / groups * bands + bands)].max() ?? 0
+            }
             // Normal sections (Euler): 1/R_α = cos²α/M + sin²α/N at the eye; R the mean radius
             // the level rays and the cells' tangents use.
             let e2 = Ellipsoid.wgs84.eccentricitySquared, sinPhi = sin(radians(eye.latitude))
@@ -169,12 +185,17 @@ extension Viewshed {
             voidReach = 3 * postSpacing
         }
 
+        /// Bands a group of ``groupLateral`` spans.
+        static let bandGroup = 8
+
         /// The sweep's per-wedge tables read in place: a cell reads several of them, and an
         /// array's subscript checks its bounds every time.
         struct Tables {
             let lateral: UnsafeBufferPointer<Double>
             let bandLateral: UnsafeBufferPointer<Double>
             let bandHorizons: UnsafeBufferPointer<Double>
+            let bandCeilings: UnsafeBufferPointer<Double>
+            let groupLateral: UnsafeBufferPointer<Double>
             let curvatureMargin: UnsafeBufferPointer<Double>
         }
 
@@ -183,9 +204,13 @@ extension Viewshed {
             try lateral.withUnsafeBufferPointer { lateral in
                 try bandLateral.withUnsafeBufferPointer { bandLateral in
                     try bandHorizons.withUnsafeBufferPointer { bandHorizons in
-                        try curvatureMargin.withUnsafeBufferPointer { curvatureMargin in
-                            try body(Tables(lateral: lateral, bandLateral: bandLateral, bandHorizons: bandHorizons,
-                                            curvatureMargin: curvatureMargin))
+                        try bandCeilings.withUnsafeBufferPointer { bandCeilings in
+                            try groupLateral.withUnsafeBufferPointer { groupLateral in
+                                try curvatureMargin.withUnsafeBufferPointer { curvatureMargin in
+                                    try body(Tables(lateral: lateral, bandLateral: bandLateral, bandHorizons: bandHorizons,
+                                                    bandCeilings: bandCeilings, groupLateral: groupLateral, curvatureMargin: curvatureMargin))
+                                }
+                            }
                         }
                     }
                 }
@@ -321,10 +346,10 @@ extension Viewshed {
         let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
         // First with the horizons' cheap bounds (exact but within a crossing, where a closed
         // form is needed: over the sea every cell raises the horizon).
-        if t < profiles[a].horizonBounds(at: cut - slack).lower - la - margin
-            || t < profiles[b].horizonBounds(at: cut - slack).lower - lb - margin {
-            return .hidden
-        }
+        let nearA = profiles[a].horizonBounds(at: cut - slack)
+        if t < nearA.lower - la - margin { return .hidden }
+        let nearB = profiles[b].horizonBounds(at: cut - slack)
+        if t < nearB.lower - lb - margin { return .hidden }
         if t > max(min(profiles[a].horizonBounds(at: far).upper + la, profiles[b].horizonBounds(at: far).upper + lb), sweep.nearBound) + margin {
             return .visible
         }
@@ -334,8 +359,12 @@ extension Viewshed {
         // Not settled by the wedge's steepest slope: bound again band by band, with the slope
         // of the terrain where it matters.
         let offA = off0 <= off1 ? off0 : off1, offB = off0 <= off1 ? off1 : off0
-        if hiddenByBands(t + margin, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles)
-            || hiddenByBands(t + margin, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles) {
+        // A ray whose horizon there surely stays below the tangent hides nothing band by band:
+        // its closed form is not needed (10⁻⁹ covers the closed form's rounding past the bound).
+        if nearA.upper + 1e-9 > t + margin
+            && hiddenByBands(t + margin, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles)
+            || nearB.upper + 1e-9 > t + margin
+            && hiddenByBands(t + margin, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles) {
             return .hidden
         }
         if sweep.nearBound + margin < t,
@@ -359,7 +388,16 @@ extension Viewshed {
     private static func clearByBands(below tangent: Double, ray: Int, offset: Double, to d: Double, wedge: Int, sweep: Sweep,
                                      tables: Sweep.Tables, profiles: UnsafeBufferPointer<HorizonProfile>) -> Double {
         let row = wedge * sweep.bands, base = ray * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
-        for k in 0...last {
+        // Bands whose ceiling stays below the tangent less the wedge's steepest slope times the
+        // offset pass the test below: the first that may not, found by bisection, is where the
+        // band-by-band search starts (the ceilings rise with k).
+        let lowest = tangent - tables.lateral[wedge] * offset
+        var first = 0, end = last
+        while first < end {
+            let mid = (first + end) >> 1
+            if tables.bandCeilings[base + mid] < lowest { first = mid + 1 } else { end = mid }
+        }
+        for k in first...last {
             let threshold = tangent - tables.bandLateral[row + k] * offset
             if k < last, tables.bandHorizons[base + k] < threshold { continue }
             return max(Double(k) * sweep.bandLength, profiles[ray].firstRise(to: threshold))
@@ -394,8 +432,17 @@ extension Viewshed {
                                      sweep: Sweep, tables: Sweep.Tables) -> Bool {
         let row = wedge * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
         guard horizon + tables.bandLateral[row + last] * offset < tangent else { return false }
-        let base = ray * sweep.bands
-        for k in 0..<last where tables.bandHorizons[base + k] + tables.bandLateral[row + k] * offset >= tangent { return false }
+        let base = ray * sweep.bands, groups = (sweep.bands + Sweep.bandGroup - 1) / Sweep.bandGroup
+        var k = 0
+        while k < last {
+            // A group of bands at once, by its highest horizon and steepest slope; band by band
+            // only where that does not settle it.
+            let group = k / Sweep.bandGroup, end = min(k + Sweep.bandGroup, last)
+            if tables.bandCeilings[base + end - 1] + tables.groupLateral[wedge * groups + group] * offset >= tangent {
+                for j in k..<end where tables.bandHorizons[base + j] + tables.bandLateral[row + j] * offset >= tangent { return false }
+            }
+            k = end
+        }
         return true
     }
 

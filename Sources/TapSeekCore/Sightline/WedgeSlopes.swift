@@ -108,10 +108,18 @@ struct WedgeSlopes: Sendable {
                             // Across the ray (east, north) = (cos α, −sin α): south component +sin α.
                             across[b] = (cos(azimuth), sin(azimuth))
                         }
+                        let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
                         for rr in r..<rEnd {
                             var c = c0
                             for b in blocks.indices {
                                 let cEnd = min(c + size, c1)
+                                // A block wholly beyond `range` (the level rays' and so every
+                                // sightline's reach) bounds nothing: the window is a square
+                                // around the range's circle.
+                                guard distances[b] - (halfDiagonal + 0.01 * distances[b] + 200) <= range else {
+                                    c = cEnd
+                                    continue
+                                }
                                 var steepest = blocks[b], side = lateral[b]
                                 let (ce, cs) = across[b]
                                 while c < cEnd {
@@ -133,7 +141,6 @@ struct WedgeSlopes: Sendable {
                                 lateral[b] = side
                             }
                         }
-                        let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
                         for b in blocks.indices where blocks[b] > 0 {
                             let steepest = blocks[b].squareRoot()
                             let d = distances[b]

@@ -15,7 +15,8 @@ import Foundation
 /// that neither settles — near grazing, near a void, near the edge of the data, or within
 /// ``nearCells`` of the eye — is judged by its own exact sightline, exactly as `aim` judges it
 /// (``TargetSight/blocker(geoid:over:maximumTerrain:)``). Every answer is therefore `aim`'s:
-/// the sweep only decides which cells need no ray of their own.
+/// the sweep only decides which cells need no ray of their own. Blocks of cells hidden as a
+/// whole are settled at once (``ViewshedBlock``), before any of their cells is bounded alone.
 ///
 /// The bounds leave margins for what differs between a cell's sightline and the level rays'
 /// model: the skyline tangent's Earth curvature (the mean radius R, where the line falls away
@@ -243,56 +244,132 @@ extension Viewshed {
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
         var heights = RowTerrain(grid: grid)
         var path = RayPath(eye: eye, direction: Vector3(0, 0, 1), geoid: geoid, refraction: sweep.refraction, frame: frame)
+        // A group of rows' cells: ground heights (NaN: none), ellipsoidal target heights and
+        // whether a hidden block holds them; each row's columns within reach (first > last:
+        // none) and its vertical's terms.
+        let side = ViewshedBlock.side
+        // Through pointers: arrays captured by the block test would be boxed, and every cell's
+        // read of them checked for exclusive access.
+        let grounds = UnsafeMutablePointer<Double>.allocate(capacity: 2 * side * columns), ellipsoidal = grounds + side * columns
+        let spans = UnsafeMutablePointer<(first: Int, last: Int)>.allocate(capacity: side)
+        let verticals = UnsafeMutablePointer<(n: Double, cosPhi: Double, sinPhi: Double)>.allocate(capacity: side)
+        let hidden = UnsafeMutablePointer<Bool>.allocate(capacity: side * columns)
+        defer {
+            grounds.deallocate()
+            spans.deallocate()
+            verticals.deallocate()
+            hidden.deallocate()
+        }
         // The values, the level rays and the tables read in place: through the array, every
         // cell's store checked the array's uniqueness and bounds.
         values.withUnsafeMutableBufferPointer { values in
         sweep.withTables { tables in
         sweep.profiles.withUnsafeBufferPointer { profiles in
-            for r in rows {
-                let latitude = grid.latitude(row: r)
-                let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
-                let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
-                let base = (r - rows.lowerBound) * columns
-                // Columns that may lie within range: a generous local estimate of the distance
-                // (3 % and 200 m to spare), so that cells surely beyond it cost nothing.
-                let north = radians(latitude - eye.latitude) * meridian
-                let reach = sweep.range * 1.03 + 200
-                guard abs(north) <= reach else { continue }
-                let east = (reach * reach - north * north).squareRoot() / (n * cosPhi) * 180 / .pi
-                let first = max(0, Int(((eye.longitude - east - grid.west) / grid.longitudeSpacing).rounded(.down)))
-                let last = min(columns - 1, Int(((eye.longitude + east - grid.west) / grid.longitudeSpacing).rounded(.up)))
-                guard first <= last else { continue }
-                undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
-                heights.start(latitude: latitude)
-                var bearing = Bearing()
-                for c in first...last {
-                    let longitude = grid.longitude(column: c)
-                    guard case .height(let ground) = heights.sample(column: c, latitude: latitude, longitude: longitude, over: &terrain)
-                    else { continue }
-                    let h = ground + sweep.targetHeight + undulations.values[c]
-                    let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
-                    let v = frame.enu(ofECEF: p)
-                    let x = (v.x * v.x + v.y * v.y).squareRoot()
-                    guard x <= sweep.range else { continue }
-                    let visible: Bool
-                    switch x < nearCells ? .open(clearTo: 0)
-                        : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, tables: tables,
-                                 profiles: profiles, radius: radius, curvature: curvature, k: k, step: step, count: count) {
-                    case .visible: visible = true
-                    case .hidden: visible = false
-                    case .open(let clear):
-                        exact += 1
-                        // aim's own target height, with the geoid looked up at the point itself.
-                        let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
-                        // The vertical through the cell from the row's and the column's sines and
-                        // cosines: what Ellipsoid.vertical computes from the cell's position.
-                        let above = Ellipsoid.Vertical(n: n, cosLatitude: cosPhi, sinLatitude: sinPhi, cosLongitude: cosines[c],
-                                                       sinLongitude: sines[c], eccentricitySquared: e2)
-                        visible = x < 1 || exactlyVisible(above: above, height: exact, clearTo: clear, sweep: sweep, frame: frame,
-                                                          radius: radius, path: &path, over: &terrain)
+            // Whether the block of columns c0..<c1 of the group's first `count` rows is hidden
+            // as a whole: every cell within reach and on terrain, and ViewshedBlock's proof.
+            func blockIsHidden(_ c0: Int, _ c1: Int, rows count: Int) -> Bool {
+                var highest = -Double.infinity, lowest = Double.infinity
+                for row in 0..<count {
+                    guard spans[row].first <= c0, spans[row].last >= c1 - 1 else { return false }
+                    for c in c0..<c1 {
+                        let h = ellipsoidal[row * columns + c]
+                        guard !h.isNaN else { return false }
+                        highest = max(highest, h)
+                        lowest = min(lowest, h)
                     }
-                    values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
                 }
+                func vertical(_ row: Int, _ c: Int) -> Ellipsoid.Vertical {
+                    Ellipsoid.Vertical(n: verticals[row].n, cosLatitude: verticals[row].cosPhi, sinLatitude: verticals[row].sinPhi,
+                                       cosLongitude: cosines[c], sinLongitude: sines[c], eccentricitySquared: e2)
+                }
+                let block = ViewshedBlock(highest: highest, lowest: lowest, northWest: vertical(0, c0), northEast: vertical(0, c1 - 1),
+                                          southWest: vertical(count - 1, c0), southEast: vertical(count - 1, c1 - 1))
+                return block.isHidden(sweep: sweep, tables: tables, profiles: profiles, frame: frame, radius: radius,
+                                      curvature: curvature, step: step)
+            }
+            // Rows a group at a time: their cells' heights first, then the blocks of the group
+            // that are hidden as a whole (ViewshedBlock), then every other cell on its own.
+            var group = rows.lowerBound
+            while group < rows.upperBound {
+                let groupEnd = min(group + side, rows.upperBound)
+                for r in group..<groupEnd {
+                    let row = r - group
+                    spans[row] = (0, -1)
+                    let latitude = grid.latitude(row: r)
+                    let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
+                    let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+                    verticals[row] = (n, cosPhi, sinPhi)
+                    // Columns that may lie within range: a generous local estimate of the distance
+                    // (3 % and 200 m to spare), so that cells surely beyond it cost nothing.
+                    let north = radians(latitude - eye.latitude) * meridian
+                    let reach = sweep.range * 1.03 + 200
+                    guard abs(north) <= reach else { continue }
+                    let east = (reach * reach - north * north).squareRoot() / (n * cosPhi) * 180 / .pi
+                    let first = max(0, Int(((eye.longitude - east - grid.west) / grid.longitudeSpacing).rounded(.down)))
+                    let last = min(columns - 1, Int(((eye.longitude + east - grid.west) / grid.longitudeSpacing).rounded(.up)))
+                    guard first <= last else { continue }
+                    spans[row] = (first, last)
+                    undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
+                    heights.start(latitude: latitude)
+                    for c in first...last {
+                        let ground: Double
+                        if case .height(let h) = heights.sample(column: c, latitude: latitude, longitude: grid.longitude(column: c), over: &terrain) {
+                            ground = h
+                        } else {
+                            ground = .nan
+                        }
+                        grounds[row * columns + c] = ground
+                        ellipsoidal[row * columns + c] = ground + sweep.targetHeight + undulations.values[c]
+                    }
+                }
+                hidden.update(repeating: false, count: side * columns)
+                for c0 in stride(from: 0, to: columns, by: side) {
+                    let c1 = min(c0 + side, columns)
+                    guard blockIsHidden(c0, c1, rows: groupEnd - group) else { continue }
+                    for row in 0..<(groupEnd - group) { (hidden + row * columns + c0).update(repeating: true, count: c1 - c0) }
+                }
+                for r in group..<groupEnd {
+                    let row = r - group
+                    let (first, last) = spans[row]
+                    guard first <= last else { continue }
+                    let latitude = grid.latitude(row: r)
+                    let (n, cosPhi, sinPhi) = verticals[row]
+                    let base = (r - rows.lowerBound) * columns
+                    var bearing = Bearing()
+                    for c in first...last {
+                        if hidden[row * columns + c] {
+                            values[base + c] = ViewshedGrid.hidden
+                            continue
+                        }
+                        let ground = grounds[row * columns + c]
+                        guard !ground.isNaN else { continue }
+                        let h = ellipsoidal[row * columns + c]
+                        let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
+                        let v = frame.enu(ofECEF: p)
+                        let x = (v.x * v.x + v.y * v.y).squareRoot()
+                        guard x <= sweep.range else { continue }
+                        let visible: Bool
+                        switch x < nearCells ? .open(clearTo: 0)
+                            : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, tables: tables,
+                                     profiles: profiles, radius: radius, curvature: curvature, k: k, step: step, count: count) {
+                        case .visible: visible = true
+                        case .hidden: visible = false
+                        case .open(let clear):
+                            exact += 1
+                            // aim's own target height, with the geoid looked up at the point itself.
+                            let longitude = grid.longitude(column: c)
+                            let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
+                            // The vertical through the cell from the row's and the column's sines and
+                            // cosines: what Ellipsoid.vertical computes from the cell's position.
+                            let above = Ellipsoid.Vertical(n: n, cosLatitude: cosPhi, sinLatitude: sinPhi, cosLongitude: cosines[c],
+                                                           sinLongitude: sines[c], eccentricitySquared: e2)
+                            visible = x < 1 || exactlyVisible(above: above, height: exact, clearTo: clear, sweep: sweep, frame: frame,
+                                                              radius: radius, path: &path, over: &terrain)
+                        }
+                        values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
+                    }
+                }
+                group = groupEnd
             }
         }
         }

@@ -37,6 +37,46 @@ struct RayPathTests {
         }
     }
 
+    /// The track and the skyline's seeds read ground points from the segments in place
+    /// (``RayPath/appendGroundTrack(every:below:to:)``, ``RayPath/groundPoint(at:)``): every point
+    /// must be ``RayPath/point(at:)``'s to the bit, across segment ends and the antimeridian,
+    /// and the track must hold exactly the points k·500 m short of its end.
+    @Test func theTrackAndGroundPointsAreTheRaysPointsToTheBit() async {
+        let geoid = Geoid(grid: ElevationGrid(north: 90, west: -180, latitudeSpacing: 180, longitudeSpacing: 360, rows: 2, columns: 2,
+                                              heights: [0, 0, 0, 0]))
+        await propertyCheck(count: 300, input: Gen.double(in: -70...70), Gen.double(in: 170...190), Gen.double(in: 0..<360),
+                            Gen.double(in: -10...30), Gen.double(in: 0...60_000)) { lat, lon, azimuth, elevation, s in
+            let eye = GeodeticPosition(latitude: lat, longitude: normalizedLongitude(lon), height: 2000)
+            let direction = ViewDirection(azimuth: azimuth, elevation: elevation).enu
+            var reference = RayPath(eye: eye, direction: direction, geoid: geoid, refraction: 0.13)
+            var tracked = reference, probed = reference
+            var track: [Polyline.Coordinate] = []
+            tracked.appendGroundTrack(every: 500, below: s, to: &track)
+            var k = 1
+            while Double(k) * 500 < s {
+                let p = reference.point(at: Double(k) * 500)
+                let g = probed.groundPoint(at: Double(k) * 500)
+                #expect(g.latitude.bitPattern == p.latitude.bitPattern && g.longitude.bitPattern == p.longitude.bitPattern)
+                guard k <= track.count else { break }
+                #expect(track[k - 1].latitude.bitPattern == p.latitude.bitPattern)
+                #expect(track[k - 1].longitude.bitPattern == normalizedLongitude(p.longitude).bitPattern)
+                k += 1
+            }
+            #expect(track.count == k - 1, "\(track.count) points for a track of \(s) m")
+        }
+    }
+
+    /// ``smallest(_:_:_:)`` and ``largest(_:_:_:)`` stand in for the standard library's
+    /// three-argument `min` and `max` in the walk: the same bits for every order of equal,
+    /// signed-zero, infinite and NaN arguments.
+    @Test func threeWayMinimumAndMaximumAreTheStandardLibrarys() {
+        let values: [Double] = [-.infinity, -2, -0.0, 0, 1e-300, 3, .infinity, .nan]
+        for x in values { for y in values { for z in values {
+            #expect(smallest(x, y, z).bitPattern == Swift.min(x, y, z).bitPattern, "min(\(x), \(y), \(z))")
+            #expect(largest(x, y, z).bitPattern == Swift.max(x, y, z).bitPattern, "max(\(x), \(y), \(z))")
+        } } }
+    }
+
     @Test func firstCrossingFindsTheNearerRootAhead() {
         // (u − 2)(u − 5) = u² − 7u + 10
         let q = Quadratic(a: 1, b: -7, c: 10)

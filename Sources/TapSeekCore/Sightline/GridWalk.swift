@@ -52,7 +52,7 @@ struct CellCrossing {
     }
 
     /// The bilinear terrain along the chord as a quadratic in w, metres above mean sea level.
-    var terrain: Quadratic {
+    @inline(__always) var terrain: Quadratic {
         let east = h01 - h00, south = h10 - h00, twist = h11 - h10 - h01 + h00
         let dr = tr1 - tr0, dc = tc1 - tc0
         return Quadratic(a: twist * dr * dc,
@@ -140,17 +140,19 @@ extension RayPath {
             let segmentEnd = min(segment.start + segmentLength, end)
             let u = s - segment.start + Self.nudge
             let latitude = segment.latitude(u), longitude = segment.longitude(u)
-            let grid: ElevationGrid
-            if let held = kept, held.contains(latitude: latitude, longitude: normalizedLongitude(longitude)) {
-                grid = held
+            let walked: WalkEnd
+            // The kept grid is read in place: bound to a constant, it was copied (its buffers
+            // retained and released) at every segment.
+            if kept?.contains(latitude: latitude, longitude: normalizedLongitude(longitude)) == true {
+                walked = walk(kept.unsafelyUnwrapped, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor)
             } else {
                 guard let answer = gridContaining(latitude, longitude) else { return .leftData(s) }
-                grid = answer
                 // Not copied into `kept` when it is not kept: a viewshed's own sightlines, a
                 // segment or two each, paid that copy's retains and releases (25 M on a plain).
                 kept = keepsGrid && !(answer.rows == 2 && answer.columns == 2) ? answer : nil
+                walked = walk(answer, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor)
             }
-            switch walk(grid, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor) {
+            switch walked {
             case .stopped: return .stopped
             case .finished: s = segmentEnd
             case .leftData(let t):
@@ -189,7 +191,7 @@ extension RayPath {
         // Where the track runs one way along an axis over the whole stretch (nearly always: it
         // bends by millimetres per kilometre), a cell is left only through its side ahead.
         let rowHeading = row.heading(from: u, to: uEnd), columnHeading = column.heading(from: u, to: uEnd)
-        return grid.heights.withUnsafeBufferPointer { h -> WalkEnd in
+        return grid.heights.withUnsafeBufferPointer { h -> WalkEnd in pyramid.withLevels { pyramid -> WalkEnd in
             while u < uEnd {
                 let r = row(u + Self.nudge), c = column(u + Self.nudge)
                 // The grid was chosen as holding this point by its own arithmetic; a track that
@@ -197,15 +199,16 @@ extension RayPath {
                 // reads the edge (else the walk would step along it a nudge at a time).
                 guard r >= -Self.edgeTolerance, r <= lastRow + Self.edgeTolerance,
                       c >= -Self.edgeTolerance, c <= lastColumn + Self.edgeTolerance else { return .leftData(segment.start + u) }
+                let cellOfRow = Int(r), cellOfColumn = Int(c)
                 if let block = left, level < top {
-                    let pr = min(MaximumPyramid.block(ofCell: Int(r), level: level + 1), pyramid.blockRows[level + 1] - 1)
-                    let pc = min(MaximumPyramid.block(ofCell: Int(c), level: level + 1), pyramid.blockColumns[level + 1] - 1)
+                    let pr = min(MaximumPyramid.block(ofCell: cellOfRow, level: level + 1), pyramid.blockRows[level + 1] - 1)
+                    let pc = min(MaximumPyramid.block(ofCell: cellOfColumn, level: level + 1), pyramid.blockColumns[level + 1] - 1)
                     if pr != block.row >> 1 || pc != block.column >> 1 { level += 1 }
                 }
                 left = nil
                 let size = MaximumPyramid.cellsPerBlock(level: level)
-                let br = min(MaximumPyramid.block(ofCell: Int(r), level: level), pyramid.blockRows[level] - 1)
-                let bc = min(MaximumPyramid.block(ofCell: Int(c), level: level), pyramid.blockColumns[level] - 1)
+                let br = min(MaximumPyramid.block(ofCell: cellOfRow, level: level), pyramid.blockRows[level] - 1)
+                let bc = min(MaximumPyramid.block(ofCell: cellOfColumn, level: level), pyramid.blockColumns[level] - 1)
                 let maximum = Double(pyramid.maximum(level: level, row: br, column: bc))
                 // A block that matters where the ray enters it is looked into at once: where the
                 // ray leaves it does not change that.
@@ -220,8 +223,8 @@ extension RayPath {
                 let r1 = Double((br + 1) * size) >= lastRow ? lastRow + Self.edgeTolerance : Double((br + 1) * size)
                 let c0 = bc == 0 ? -Self.edgeTolerance : Double(bc * size)
                 let c1 = Double((bc + 1) * size) >= lastColumn ? lastColumn + Self.edgeTolerance : Double((bc + 1) * size)
-                let uExit = min(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd, heading: rowHeading),
-                                column.exit(from: c0, c1, after: u + half, limit: uEnd, heading: columnHeading))
+                let uExit = smallest(uEnd, row.exit(from: r0, r1, after: u + half, limit: uEnd, heading: rowHeading),
+                                     column.exit(from: c0, c1, after: u + half, limit: uEnd, heading: columnHeading))
                 // A block with a void is looked into until the ray is known to cross one: the
                 // answer must say so, and only its cells tell whether the ray passes over it.
                 if !visitor.mayMatter(maximum: maximum, segment: segment, from: u, to: uExit),
@@ -238,12 +241,12 @@ extension RayPath {
                 while v < uExit {
                     let rv = row(v + Self.nudge), cv = column(v + Self.nudge)
                     let cellRow = min(max(Int(rv), 0), grid.rows - 2), cellColumn = min(max(Int(cv), 0), columns - 2)
-                    let vExit = min(uExit, row.exit(from: cellRow == 0 ? -Self.edgeTolerance : Double(cellRow),
-                                                    cellRow + 2 == grid.rows ? lastRow + Self.edgeTolerance : Double(cellRow + 1),
-                                                    after: v + half, limit: uExit, heading: rowHeading),
-                                    column.exit(from: cellColumn == 0 ? -Self.edgeTolerance : Double(cellColumn),
-                                                cellColumn + 2 == columns ? lastColumn + Self.edgeTolerance : Double(cellColumn + 1),
-                                                after: v + half, limit: uExit, heading: columnHeading))
+                    let vExit = smallest(uExit, row.exit(from: cellRow == 0 ? -Self.edgeTolerance : Double(cellRow),
+                                                         cellRow + 2 == grid.rows ? lastRow + Self.edgeTolerance : Double(cellRow + 1),
+                                                         after: v + half, limit: uExit, heading: rowHeading),
+                                         column.exit(from: cellColumn == 0 ? -Self.edgeTolerance : Double(cellColumn),
+                                                     cellColumn + 2 == columns ? lastColumn + Self.edgeTolerance : Double(cellColumn + 1),
+                                                     after: v + half, limit: uExit, heading: columnHeading))
                     let i = cellRow * columns + cellColumn
                     let du = vExit - v
                     let height = segment.height
@@ -267,7 +270,7 @@ extension RayPath {
                 left = (br, bc)
             }
             return .finished(segment.start + uEnd)
-        }
+        } }
     }
 
     /// The undulation under the ray at u along a segment, metres.

@@ -78,7 +78,13 @@ struct RayPath {
         undulationSlack = geoid.steepestGradient * segmentLength / 4 * 1.001 + Self.modelTolerance
         horizontalFraction = (d.x * d.x + d.y * d.y).squareRoot()
         lastLongitude = eye.longitude
+        // Room for the segments of most rays at once: grown from empty, a sightline's array was
+        // reallocated and copied four times (3 000 instructions of a located reading).
+        segments.reserveCapacity(Self.reservedSegments)
     }
+
+    /// Segments a new ray makes room for: 80 km of a sightline, 320 km of a level ray.
+    static let reservedSegments = 16
 
     /// Makes this the ray from the same eye in another direction, as
     /// ``init(eye:direction:geoid:refraction:segmentLength:frame:)`` would, keeping the segments'
@@ -140,8 +146,8 @@ struct RayPath {
                                 latitude: Quadratic(through: p0.latitude, pm.latitude, p1.latitude, length: length),
                                 longitude: Quadratic(through: p0.longitude, pm.longitude, p1.longitude, length: length),
                                 height: height,
-                                lowestUndulation: min(p0.undulation, pm.undulation, p1.undulation) - slack,
-                                highestUndulation: max(p0.undulation, pm.undulation, p1.undulation) + slack))
+                                lowestUndulation: smallest(p0.undulation, pm.undulation, p1.undulation) - slack,
+                                highestUndulation: largest(p0.undulation, pm.undulation, p1.undulation) + slack))
     }
 
     /// The straight line's point at slant distance s, converted exactly; longitude continued from
@@ -163,12 +169,56 @@ struct RayPath {
         return (segment.latitude(u), segment.longitude(u), segment.height(u))
     }
 
+    /// The ground position of ``point(at:)`` alone (degrees; longitude continuous along the
+    /// ray), read from the segment in place: for the many points of a track or of the skyline's
+    /// seeds, each of which copied its segment out of the array (the same arithmetic, so the
+    /// same bits).
+    @inline(__always) mutating func groundPoint(at s: Double) -> (latitude: Double, longitude: Double) {
+        let i = index(of: s)
+        while firstSegment + segments.count <= i { appendSegment() }
+        return segments.withUnsafeBufferPointer { stored in
+            let u = s - stored[i - firstSegment].start
+            return (stored[i - firstSegment].latitude(u), stored[i - firstSegment].longitude(u))
+        }
+    }
+
+    /// Appends the ground positions at slant distances k·`spacing` below `s` (k = 1, 2, …),
+    /// longitudes normalised to ±180°, each as ``point(at:)`` gives it: a ray's track. The
+    /// segments are made first and read in place, a point costing its two quadratics.
+    mutating func appendGroundTrack(every spacing: Double, below s: Double, to points: inout [Polyline.Coordinate]) {
+        guard s.isFinite, spacing < s else { return }
+        // The last k with k·spacing < s, as the products compare (the quotient may round).
+        var last = Int(s / spacing)
+        while last > 0, Double(last) * spacing >= s { last -= 1 }
+        while Double(last + 1) * spacing < s { last += 1 }
+        guard last > 0 else { return }
+        let i = index(of: Double(last) * spacing)
+        while firstSegment + segments.count <= i { appendSegment() }
+        let first = firstSegment
+        segments.withUnsafeBufferPointer { stored in
+            for k in 1...last {
+                let d = Double(k) * spacing
+                let segment = index(of: d) - first
+                let u = d - stored[segment].start
+                points.append(.init(latitude: stored[segment].latitude(u), longitude: normalizedLongitude(stored[segment].longitude(u))))
+            }
+        }
+    }
+
     /// Height of the refracted ray above mean sea level at slant distance s, metres.
     mutating func heightAboveSeaLevel(at s: Double) -> Double {
         let p = point(at: s)
         return p.height - geoid.undulation(latitude: p.latitude, longitude: p.longitude)
     }
 }
+
+/// The standard library's three-argument `min`, `min(min(x, y), z)`, without its variadic
+/// fourth: called with three, it made (and released) an empty array for it every time, which
+/// every block and cell of a walk paid.
+@inline(__always) func smallest(_ x: Double, _ y: Double, _ z: Double) -> Double { min(min(x, y), z) }
+
+/// `max(max(x, y), z)`, as ``smallest(_:_:_:)`` is to `min`.
+@inline(__always) func largest(_ x: Double, _ y: Double, _ z: Double) -> Double { max(max(x, y), z) }
 
 /// `a·u² + b·u + c`.
 struct Quadratic {

@@ -289,12 +289,7 @@ public struct SightlineMarch {
         // Room for every point at once: grown point by point, the array of a 50 km track was
         // copied seven times, two fifths of the track's cost.
         if s.isFinite, s > 0 { points.reserveCapacity(Int(s / Self.trackSpacing) + 2) }
-        var k = 1
-        while Double(k) * Self.trackSpacing < s {
-            let p = path.point(at: Double(k) * Self.trackSpacing)
-            points.append(.init(latitude: p.latitude, longitude: normalizedLongitude(p.longitude)))
-            k += 1
-        }
+        path.appendGroundTrack(every: Self.trackSpacing, below: s, to: &points)
         if s > 0 {
             let end = path.point(at: s)
             points.append(.init(latitude: end.latitude, longitude: normalizedLongitude(end.longitude)))

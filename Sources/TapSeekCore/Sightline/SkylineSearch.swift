@@ -41,16 +41,22 @@ struct SkylineSearch: RayVisitor {
         return bound(height: top + cell.highestUndulation, from: cell.s0, to: cell.s1) > tangent
     }
 
-    mutating func visit(_ crossing: CellCrossing) -> Bool {
-        crossedVoid = crossedVoid || crossing.hasVoid
-        guard let cell = crossing.known() else { return false }
-        visit(known: cell, terrain: cell.terrain)
+    @inline(__always) mutating func visit(_ crossing: CellCrossing) -> Bool {
+        // A known cell is looked at where it is: through `known()`, every cell was copied out
+        // of an optional (a call to memcpy each).
+        if crossing.hasVoid {
+            crossedVoid = true
+            guard let cell = crossing.knownEdge() else { return false }
+            visit(known: cell, terrain: cell.terrain)
+        } else {
+            visit(known: crossing, terrain: crossing.terrain)
+        }
         return false
     }
 
     /// ``visit(_:)`` of a cell as far as it is known (``CellCrossing/known()``), its terrain
     /// along the chord `t` (``CellCrossing/terrain``) given: a viewshed's level ray needs it too.
-    mutating func visit(known cell: CellCrossing, terrain t: Quadratic) {
+    @inline(__always) mutating func visit(known cell: CellCrossing, terrain t: Quadratic) {
         let span = cell.s1 - cell.s0
         // Numerator of the tangent, a quadratic in w: h(w) + N(w) − eye − c·d(w)².
         let p = Quadratic(a: t.a - curvature * span * span,
@@ -76,7 +82,7 @@ struct SkylineSearch: RayVisitor {
                                         over terrain: inout T) {
         var d = Self.nearestSeed
         while d <= range {
-            let p = path.point(at: d)
+            let p = path.groundPoint(at: d)
             if case .height(let h) = terrain.sample(latitude: p.latitude, longitude: p.longitude) {
                 let n = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
                 let t = (h + n - eye - curvature * d * d) / d
@@ -95,7 +101,7 @@ struct SkylineSearch: RayVisitor {
     /// Spacing of the seed samples, metres.
     static let seedSpacing = 2000.0
 
-    private mutating func consider(_ p: Quadratic, w: Double, _ cell: CellCrossing, _ terrain: Quadratic) {
+    @inline(__always) private mutating func consider(_ p: Quadratic, w: Double, _ cell: CellCrossing, _ terrain: Quadratic) {
         let d = cell.s0 + w * (cell.s1 - cell.s0)
         guard d >= Self.nearest else { return }
         let t = p(w) / d
@@ -118,7 +124,7 @@ struct SkylineSearch: RayVisitor {
     /// The largest tangent that terrain of ellipsoidal height `height` can show between
     /// distances d0 and d1: g(d) = (M − c·d²)/d with M = height − eye falls with d when M ≥ 0
     /// and peaks at d = √(−M/c) otherwise.
-    func bound(height: Double, from d0: Double, to d1: Double) -> Double {
+    @inline(__always) func bound(height: Double, from d0: Double, to d1: Double) -> Double {
         let m = height - eye
         let near = max(d0, Self.nearest)
         guard near <= d1 else { return -.infinity }

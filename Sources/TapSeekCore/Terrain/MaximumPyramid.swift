@@ -54,6 +54,39 @@ public final class MaximumPyramid: Sendable {
         voids[offsets[level] + row * blockColumns[level] + column] != 0
     }
 
+    /// The levels read in place, for a walk that looks up a block at every step: through the
+    /// arrays, each step checked their bounds and retained and released them.
+    struct Levels {
+        let blockRows: UnsafePointer<Int>, blockColumns: UnsafePointer<Int>, offsets: UnsafePointer<Int>
+        let maxima: UnsafePointer<Float>, voids: UnsafePointer<UInt8>
+
+        /// ``MaximumPyramid/maximum(level:row:column:)``.
+        @inline(__always) func maximum(level: Int, row: Int, column: Int) -> Float {
+            maxima[offsets[level] + row * blockColumns[level] + column]
+        }
+
+        /// ``MaximumPyramid/hasVoid(level:row:column:)``.
+        @inline(__always) func hasVoid(level: Int, row: Int, column: Int) -> Bool {
+            voids[offsets[level] + row * blockColumns[level] + column] != 0
+        }
+    }
+
+    /// Calls `body` with the levels read in place (valid only during the call).
+    @inline(__always) func withLevels<R>(_ body: (Levels) -> R) -> R {
+        blockRows.withUnsafeBufferPointer { rows in
+            blockColumns.withUnsafeBufferPointer { columns in
+                offsets.withUnsafeBufferPointer { offsets in
+                    maxima.withUnsafeBufferPointer { maxima in
+                        voids.withUnsafeBufferPointer { voids in
+                            body(Levels(blockRows: rows.baseAddress!, blockColumns: columns.baseAddress!, offsets: offsets.baseAddress!,
+                                        maxima: maxima.baseAddress!, voids: voids.baseAddress!))
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Blocks per column and row of every level of a `rows × columns` lattice, and where each
     /// level starts; the total number of blocks.
     private static func layout(rows: Int, columns: Int) -> (blockRows: [Int], blockColumns: [Int], offsets: [Int], total: Int) {

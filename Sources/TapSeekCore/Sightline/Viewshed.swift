@@ -539,7 +539,13 @@ extension Viewshed {
         path.startSegments(at: clearTo)
         path.reserveSegments(through: limit)
         var hit = FirstHit(maximumTerrain: SightlineMarch.highestTerrain)
-        _ = path.walk(from: clearTo, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
+        // The walk begins at the pyramid level whose blocks span about half the stretch walked
+        // (in cells of the DEM's wider spacing): every block above it would matter, the target's
+        // own terrain in it. Plain 1 196 → 1 145 M instructions with the top level (as aim walks);
+        // a level more or less: ± 0.3 %.
+        let cells = (limit - clearTo) / (sweep.voidReach / 3)
+        let level = max(0, Int(log2(max(cells, 1) / Double(MaximumPyramid.cellsPerBlock(level: 0))).rounded(.up)) - 1)
+        _ = path.walk(from: clearTo, to: limit, visitor: &hit, startLevel: level) { terrain.grid(containing: $0, longitude: $1) }
         // A ray that left a void below the terrain was stopped in it, as aim says.
         guard let s = hit.hit ?? hit.unknownCrossing?.end else { return true }
         return s >= limit

@@ -101,12 +101,15 @@ struct WedgeSlopes: Sendable {
                         let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
                         for b in blocks.indices {
                             let v = frame.enu(ofECEF: Vector3(n * cosPhi * cosines[b], n * cosPhi * sines[b], n * (1 - e2) * sinPhi))
-                            distances[b] = (v.x * v.x + v.y * v.y).squareRoot()
+                            let x = (v.x * v.x + v.y * v.y).squareRoot()
+                            distances[b] = x
                             var azimuth = atan2(v.x, v.y)
                             if azimuth < 0 { azimuth += 2 * .pi }
                             azimuths[b] = azimuth
-                            // Across the ray (east, north) = (cos α, −sin α): south component +sin α.
-                            across[b] = (cos(azimuth), sin(azimuth))
+                            // Across the ray (east, north) = (cos α, −sin α): south component
+                            // +sin α, with cos α = north/x and sin α = east/x (no block by the
+                            // eye reads it: those take the steepest slope).
+                            across[b] = x > 0 ? (v.y / x, v.x / x) : (1, 0)
                         }
                         let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
                         for rr in r..<rEnd {

@@ -41,6 +41,9 @@ struct ViewshedTests {
         // The terrains of scripts/bench-terrains.sh, where the bounds are tightest: a summit that
         // sees far and wide, a plain seen near grazing, a coast over the sea.
         Window(name: "Dammastock summit: every 11th cell within 30 km", latitude: 46.6436, longitude: 8.4208, range: 30_000, stride: 11),
+        // Every cell, where whole blocks of them are proved hidden at once (ViewshedBlock)
+        // beside blocks holding visible cells.
+        Window(name: "Dammastock summit: every cell within 6 km", latitude: 46.6436, longitude: 8.4208, range: 6000),
         Window(name: "Thurgau plain: every 11th cell within 30 km", latitude: 47.50, longitude: 9.38, range: 30_000, stride: 11),
         Window(name: "Above Sainte-Maxime, over the sea: every 11th cell within 30 km", latitude: 43.31, longitude: 6.60, range: 30_000,
                stride: 11),

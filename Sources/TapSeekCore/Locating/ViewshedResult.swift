@@ -88,7 +88,12 @@ extension Locator {
         let done = Locked(0)
         Self.perform(blocks, jobs: jobs) { block in
             var sampler = TerrainSampler(catalog: catalog)
-            let share = (block * rows / blocks)..<((block + 1) * rows / blocks)
+            // Shares split at whole groups of rows (ViewshedBlock), so that every --jobs judges
+            // the same blocks and counts the same own sightlines.
+            func split(_ i: Int) -> Int {
+                i == blocks ? rows : min(rows, (i * rows / blocks + ViewshedBlock.side / 2) / ViewshedBlock.side * ViewshedBlock.side)
+            }
+            let share = split(block)..<split(block + 1)
             judged.store(block, Viewshed.judge(rows: share, of: empty, sweep: sweep, over: &sampler))
             let finished = done.withLock { $0 += share.count; return $0 }
             progress?(finished, rows)

@@ -121,12 +121,16 @@ extension RayPath {
     /// point (``TerrainGrids/answersLastGridFirst``) and nothing else asks it during the walk;
     /// the walk then keeps that grid across segments rather than asking for it again (each
     /// answer is a copy of the grid, whose buffers are retained and released).
+    ///
+    /// `startLevel`: the pyramid level the walk begins at (the top when higher): a short walk
+    /// that ends on the terrain, a viewshed cell's own sightline, would only find every block
+    /// above a few hundred cells mattering, a level at a time.
     mutating func walk<V: RayVisitor>(from start: Double, to end: Double, visitor: inout V, keepsGrid: Bool = false,
-                                      gridContaining: (Double, Double) -> ElevationGrid?) -> WalkEnd {
+                                      startLevel: Int = .max, gridContaining: (Double, Double) -> ElevationGrid?) -> WalkEnd {
         var s = start
         var segmentIndex = -1
         // The pyramid level the walk is at, carried from one segment to the next.
-        var level = Int.max
+        var level = startLevel
         // The grid answered last, when it is a tile's (a seam's one-cell grid is 2 × 2 posts and
         // is not the terrain's last answer for what follows).
         var kept: ElevationGrid?

@@ -15,7 +15,8 @@ import Foundation
 /// that neither settles — near grazing, near a void, near the edge of the data, or within
 /// ``nearCells`` of the eye — is judged by its own exact sightline, exactly as `aim` judges it
 /// (``TargetSight/blocker(geoid:over:maximumTerrain:)``). Every answer is therefore `aim`'s:
-/// the sweep only decides which cells need no ray of their own.
+/// the sweep only decides which cells need no ray of their own. Blocks of cells hidden as a
+/// whole are settled at once (``ViewshedBlock``), before any of their cells is bounded alone.
 ///
 /// The bounds leave margins for what differs between a cell's sightline and the level rays'
 /// model: the skyline tangent's Earth curvature (the mean radius R, where the line falls away
@@ -129,6 +130,12 @@ extension Viewshed {
         /// Each level ray's horizon at the end of each band, ray-major: `bandHorizons[i * bands + k]`
         /// = `profiles[i].horizon(at: (k + 1)·bandLength)`.
         let bandHorizons: [Double]
+        /// The running maximum of `bandHorizons` along each ray, ray-major: a ceiling on every
+        /// band's horizon up to k, so that the band-by-band bounds can pass over many bands in
+        /// one comparison (the horizon only rises with distance, to rounding).
+        let bandCeilings: [Double]
+        /// `bandLateral`'s largest over each ``bandGroup`` bands of a wedge, wedge-major.
+        let groupLateral: [Double]
         /// For each wedge, the share of a cell's distance its tangent's margin allows for the
         /// Earth's curvature along the wedge's azimuths (see ``Viewshed``): twice the largest
         /// |1/R_α − 1/R|/2 over the wedge, plus 4·10⁻¹⁰.
@@ -153,6 +160,16 @@ extension Viewshed {
             bandLength = wedgeSlopes.bandLength
             let bands = wedgeSlopes.bands, bandLength = wedgeSlopes.bandLength
             bandHorizons = profiles.flatMap { profile in (0..<bands).map { profile.horizon(at: Double($0 + 1) * bandLength) } }
+            var ceilings = bandHorizons
+            for base in stride(from: 0, to: ceilings.count, by: bands) where bands > 1 {
+                for k in 1..<bands { ceilings[base + k] = max(ceilings[base + k], ceilings[base + k - 1]) }
+            }
+            bandCeilings = ceilings
+            let groups = (bands + Self.bandGroup - 1) / Self.bandGroup
+            groupLateral = (0..<(bandLateral.count / bands * groups)).map { [bandLateral] i in
+                let start = i / groups * bands + i % groups * Self.bandGroup
+                return bandLateral[start..<min(start + Self.bandGroup, i / groups * bands + bands)].max() ?? 0
+            }
             // Normal sections (Euler): 1/R_α = cos²α/M + sin²α/N at the eye; R the mean radius
             // the level rays and the cells' tangents use.
             let e2 = Ellipsoid.wgs84.eccentricitySquared, sinPhi = sin(radians(eye.latitude))
@@ -169,12 +186,17 @@ extension Viewshed {
             voidReach = 3 * postSpacing
         }
 
+        /// Bands a group of ``groupLateral`` spans.
+        static let bandGroup = 8
+
         /// The sweep's per-wedge tables read in place: a cell reads several of them, and an
         /// array's subscript checks its bounds every time.
         struct Tables {
             let lateral: UnsafeBufferPointer<Double>
             let bandLateral: UnsafeBufferPointer<Double>
             let bandHorizons: UnsafeBufferPointer<Double>
+            let bandCeilings: UnsafeBufferPointer<Double>
+            let groupLateral: UnsafeBufferPointer<Double>
             let curvatureMargin: UnsafeBufferPointer<Double>
         }
 
@@ -183,9 +205,13 @@ extension Viewshed {
             try lateral.withUnsafeBufferPointer { lateral in
                 try bandLateral.withUnsafeBufferPointer { bandLateral in
                     try bandHorizons.withUnsafeBufferPointer { bandHorizons in
-                        try curvatureMargin.withUnsafeBufferPointer { curvatureMargin in
-                            try body(Tables(lateral: lateral, bandLateral: bandLateral, bandHorizons: bandHorizons,
-                                            curvatureMargin: curvatureMargin))
+                        try bandCeilings.withUnsafeBufferPointer { bandCeilings in
+                            try groupLateral.withUnsafeBufferPointer { groupLateral in
+                                try curvatureMargin.withUnsafeBufferPointer { curvatureMargin in
+                                    try body(Tables(lateral: lateral, bandLateral: bandLateral, bandHorizons: bandHorizons,
+                                                    bandCeilings: bandCeilings, groupLateral: groupLateral, curvatureMargin: curvatureMargin))
+                                }
+                            }
                         }
                     }
                 }
@@ -218,56 +244,132 @@ extension Viewshed {
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
         var heights = RowTerrain(grid: grid)
         var path = RayPath(eye: eye, direction: Vector3(0, 0, 1), geoid: geoid, refraction: sweep.refraction, frame: frame)
+        // A group of rows' cells: ground heights (NaN: none), ellipsoidal target heights and
+        // whether a hidden block holds them; each row's columns within reach (first > last:
+        // none) and its vertical's terms.
+        let side = ViewshedBlock.side
+        // Through pointers: arrays captured by the block test would be boxed, and every cell's
+        // read of them checked for exclusive access.
+        let grounds = UnsafeMutablePointer<Double>.allocate(capacity: 2 * side * columns), ellipsoidal = grounds + side * columns
+        let spans = UnsafeMutablePointer<(first: Int, last: Int)>.allocate(capacity: side)
+        let verticals = UnsafeMutablePointer<(n: Double, cosPhi: Double, sinPhi: Double)>.allocate(capacity: side)
+        let hidden = UnsafeMutablePointer<Bool>.allocate(capacity: side * columns)
+        defer {
+            grounds.deallocate()
+            spans.deallocate()
+            verticals.deallocate()
+            hidden.deallocate()
+        }
         // The values, the level rays and the tables read in place: through the array, every
         // cell's store checked the array's uniqueness and bounds.
         values.withUnsafeMutableBufferPointer { values in
         sweep.withTables { tables in
         sweep.profiles.withUnsafeBufferPointer { profiles in
-            for r in rows {
-                let latitude = grid.latitude(row: r)
-                let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
-                let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
-                let base = (r - rows.lowerBound) * columns
-                // Columns that may lie within range: a generous local estimate of the distance
-                // (3 % and 200 m to spare), so that cells surely beyond it cost nothing.
-                let north = radians(latitude - eye.latitude) * meridian
-                let reach = sweep.range * 1.03 + 200
-                guard abs(north) <= reach else { continue }
-                let east = (reach * reach - north * north).squareRoot() / (n * cosPhi) * 180 / .pi
-                let first = max(0, Int(((eye.longitude - east - grid.west) / grid.longitudeSpacing).rounded(.down)))
-                let last = min(columns - 1, Int(((eye.longitude + east - grid.west) / grid.longitudeSpacing).rounded(.up)))
-                guard first <= last else { continue }
-                undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
-                heights.start(latitude: latitude)
-                var bearing = Bearing()
-                for c in first...last {
-                    let longitude = grid.longitude(column: c)
-                    guard case .height(let ground) = heights.sample(column: c, latitude: latitude, longitude: longitude, over: &terrain)
-                    else { continue }
-                    let h = ground + sweep.targetHeight + undulations.values[c]
-                    let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
-                    let v = frame.enu(ofECEF: p)
-                    let x = (v.x * v.x + v.y * v.y).squareRoot()
-                    guard x <= sweep.range else { continue }
-                    let visible: Bool
-                    switch x < nearCells ? .open(clearTo: 0)
-                        : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, tables: tables,
-                                 profiles: profiles, radius: radius, curvature: curvature, k: k, step: step, count: count) {
-                    case .visible: visible = true
-                    case .hidden: visible = false
-                    case .open(let clear):
-                        exact += 1
-                        // aim's own target height, with the geoid looked up at the point itself.
-                        let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
-                        // The vertical through the cell from the row's and the column's sines and
-                        // cosines: what Ellipsoid.vertical computes from the cell's position.
-                        let above = Ellipsoid.Vertical(n: n, cosLatitude: cosPhi, sinLatitude: sinPhi, cosLongitude: cosines[c],
-                                                       sinLongitude: sines[c], eccentricitySquared: e2)
-                        visible = x < 1 || exactlyVisible(above: above, height: exact, clearTo: clear, sweep: sweep, frame: frame,
-                                                          radius: radius, path: &path, over: &terrain)
+            // Whether the block of columns c0..<c1 of the group's first `count` rows is hidden
+            // as a whole: every cell within reach and on terrain, and ViewshedBlock's proof.
+            func blockIsHidden(_ c0: Int, _ c1: Int, rows count: Int) -> Bool {
+                var highest = -Double.infinity, lowest = Double.infinity
+                for row in 0..<count {
+                    guard spans[row].first <= c0, spans[row].last >= c1 - 1 else { return false }
+                    for c in c0..<c1 {
+                        let h = ellipsoidal[row * columns + c]
+                        guard !h.isNaN else { return false }
+                        highest = max(highest, h)
+                        lowest = min(lowest, h)
                     }
-                    values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
                 }
+                func vertical(_ row: Int, _ c: Int) -> Ellipsoid.Vertical {
+                    Ellipsoid.Vertical(n: verticals[row].n, cosLatitude: verticals[row].cosPhi, sinLatitude: verticals[row].sinPhi,
+                                       cosLongitude: cosines[c], sinLongitude: sines[c], eccentricitySquared: e2)
+                }
+                let block = ViewshedBlock(highest: highest, lowest: lowest, northWest: vertical(0, c0), northEast: vertical(0, c1 - 1),
+                                          southWest: vertical(count - 1, c0), southEast: vertical(count - 1, c1 - 1))
+                return block.isHidden(sweep: sweep, tables: tables, profiles: profiles, frame: frame, radius: radius,
+                                      curvature: curvature, step: step)
+            }
+            // Rows a group at a time: their cells' heights first, then the blocks of the group
+            // that are hidden as a whole (ViewshedBlock), then every other cell on its own.
+            var group = rows.lowerBound
+            while group < rows.upperBound {
+                let groupEnd = min(group + side, rows.upperBound)
+                for r in group..<groupEnd {
+                    let row = r - group
+                    spans[row] = (0, -1)
+                    let latitude = grid.latitude(row: r)
+                    let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
+                    let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+                    verticals[row] = (n, cosPhi, sinPhi)
+                    // Columns that may lie within range: a generous local estimate of the distance
+                    // (3 % and 200 m to spare), so that cells surely beyond it cost nothing.
+                    let north = radians(latitude - eye.latitude) * meridian
+                    let reach = sweep.range * 1.03 + 200
+                    guard abs(north) <= reach else { continue }
+                    let east = (reach * reach - north * north).squareRoot() / (n * cosPhi) * 180 / .pi
+                    let first = max(0, Int(((eye.longitude - east - grid.west) / grid.longitudeSpacing).rounded(.down)))
+                    let last = min(columns - 1, Int(((eye.longitude + east - grid.west) / grid.longitudeSpacing).rounded(.up)))
+                    guard first <= last else { continue }
+                    spans[row] = (first, last)
+                    undulations.fill(latitude: latitude, grid: grid, geoid: geoid)
+                    heights.start(latitude: latitude)
+                    for c in first...last {
+                        let ground: Double
+                        if case .height(let h) = heights.sample(column: c, latitude: latitude, longitude: grid.longitude(column: c), over: &terrain) {
+                            ground = h
+                        } else {
+                            ground = .nan
+                        }
+                        grounds[row * columns + c] = ground
+                        ellipsoidal[row * columns + c] = ground + sweep.targetHeight + undulations.values[c]
+                    }
+                }
+                hidden.update(repeating: false, count: side * columns)
+                for c0 in stride(from: 0, to: columns, by: side) {
+                    let c1 = min(c0 + side, columns)
+                    guard blockIsHidden(c0, c1, rows: groupEnd - group) else { continue }
+                    for row in 0..<(groupEnd - group) { (hidden + row * columns + c0).update(repeating: true, count: c1 - c0) }
+                }
+                for r in group..<groupEnd {
+                    let row = r - group
+                    let (first, last) = spans[row]
+                    guard first <= last else { continue }
+                    let latitude = grid.latitude(row: r)
+                    let (n, cosPhi, sinPhi) = verticals[row]
+                    let base = (r - rows.lowerBound) * columns
+                    var bearing = Bearing()
+                    for c in first...last {
+                        if hidden[row * columns + c] {
+                            values[base + c] = ViewshedGrid.hidden
+                            continue
+                        }
+                        let ground = grounds[row * columns + c]
+                        guard !ground.isNaN else { continue }
+                        let h = ellipsoidal[row * columns + c]
+                        let p = Vector3((n + h) * cosPhi * cosines[c], (n + h) * cosPhi * sines[c], (n * (1 - e2) + h) * sinPhi)
+                        let v = frame.enu(ofECEF: p)
+                        let x = (v.x * v.x + v.y * v.y).squareRoot()
+                        guard x <= sweep.range else { continue }
+                        let visible: Bool
+                        switch x < nearCells ? .open(clearTo: 0)
+                            : settle(v: v, x: x, h: h, azimuth: bearing.next(east: v.x, north: v.y), sweep: sweep, tables: tables,
+                                     profiles: profiles, radius: radius, curvature: curvature, k: k, step: step, count: count) {
+                        case .visible: visible = true
+                        case .hidden: visible = false
+                        case .open(let clear):
+                            exact += 1
+                            // aim's own target height, with the geoid looked up at the point itself.
+                            let longitude = grid.longitude(column: c)
+                            let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
+                            // The vertical through the cell from the row's and the column's sines and
+                            // cosines: what Ellipsoid.vertical computes from the cell's position.
+                            let above = Ellipsoid.Vertical(n: n, cosLatitude: cosPhi, sinLatitude: sinPhi, cosLongitude: cosines[c],
+                                                           sinLongitude: sines[c], eccentricitySquared: e2)
+                            visible = x < 1 || exactlyVisible(above: above, height: exact, clearTo: clear, sweep: sweep, frame: frame,
+                                                              radius: radius, path: &path, over: &terrain)
+                        }
+                        values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
+                    }
+                }
+                group = groupEnd
             }
         }
         }
@@ -321,10 +423,10 @@ extension Viewshed {
         let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
         // First with the horizons' cheap bounds (exact but within a crossing, where a closed
         // form is needed: over the sea every cell raises the horizon).
-        if t < profiles[a].horizonBounds(at: cut - slack).lower - la - margin
-            || t < profiles[b].horizonBounds(at: cut - slack).lower - lb - margin {
-            return .hidden
-        }
+        let nearA = profiles[a].horizonBounds(at: cut - slack)
+        if t < nearA.lower - la - margin { return .hidden }
+        let nearB = profiles[b].horizonBounds(at: cut - slack)
+        if t < nearB.lower - lb - margin { return .hidden }
         if t > max(min(profiles[a].horizonBounds(at: far).upper + la, profiles[b].horizonBounds(at: far).upper + lb), sweep.nearBound) + margin {
             return .visible
         }
@@ -334,8 +436,12 @@ extension Viewshed {
         // Not settled by the wedge's steepest slope: bound again band by band, with the slope
         // of the terrain where it matters.
         let offA = off0 <= off1 ? off0 : off1, offB = off0 <= off1 ? off1 : off0
-        if hiddenByBands(t + margin, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles)
-            || hiddenByBands(t + margin, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles) {
+        // A ray whose horizon there surely stays below the tangent hides nothing band by band:
+        // its closed form is not needed (10⁻⁹ covers the closed form's rounding past the bound).
+        if nearA.upper + 1e-9 > t + margin
+            && hiddenByBands(t + margin, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles)
+            || nearB.upper + 1e-9 > t + margin
+            && hiddenByBands(t + margin, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles) {
             return .hidden
         }
         if sweep.nearBound + margin < t,
@@ -359,7 +465,16 @@ extension Viewshed {
     private static func clearByBands(below tangent: Double, ray: Int, offset: Double, to d: Double, wedge: Int, sweep: Sweep,
                                      tables: Sweep.Tables, profiles: UnsafeBufferPointer<HorizonProfile>) -> Double {
         let row = wedge * sweep.bands, base = ray * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
-        for k in 0...last {
+        // Bands whose ceiling stays below the tangent less the wedge's steepest slope times the
+        // offset pass the test below: the first that may not, found by bisection, is where the
+        // band-by-band search starts (the ceilings rise with k).
+        let lowest = tangent - tables.lateral[wedge] * offset
+        var first = 0, end = last
+        while first < end {
+            let mid = (first + end) >> 1
+            if tables.bandCeilings[base + mid] < lowest { first = mid + 1 } else { end = mid }
+        }
+        for k in first...last {
             let threshold = tangent - tables.bandLateral[row + k] * offset
             if k < last, tables.bandHorizons[base + k] < threshold { continue }
             return max(Double(k) * sweep.bandLength, profiles[ray].firstRise(to: threshold))
@@ -394,8 +509,17 @@ extension Viewshed {
                                      sweep: Sweep, tables: Sweep.Tables) -> Bool {
         let row = wedge * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
         guard horizon + tables.bandLateral[row + last] * offset < tangent else { return false }
-        let base = ray * sweep.bands
-        for k in 0..<last where tables.bandHorizons[base + k] + tables.bandLateral[row + k] * offset >= tangent { return false }
+        let base = ray * sweep.bands, groups = (sweep.bands + Sweep.bandGroup - 1) / Sweep.bandGroup
+        var k = 0
+        while k < last {
+            // A group of bands at once, by its highest horizon and steepest slope; band by band
+            // only where that does not settle it.
+            let group = k / Sweep.bandGroup, end = min(k + Sweep.bandGroup, last)
+            if tables.bandCeilings[base + end - 1] + tables.groupLateral[wedge * groups + group] * offset >= tangent {
+                for j in k..<end where tables.bandHorizons[base + j] + tables.bandLateral[row + j] * offset >= tangent { return false }
+            }
+            k = end
+        }
         return true
     }
 
@@ -415,7 +539,13 @@ extension Viewshed {
         path.startSegments(at: clearTo)
         path.reserveSegments(through: limit)
         var hit = FirstHit(maximumTerrain: SightlineMarch.highestTerrain)
-        _ = path.walk(from: clearTo, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
+        // The walk begins at the pyramid level whose blocks span about half the stretch walked
+        // (in cells of the DEM's wider spacing): every block above it would matter, the target's
+        // own terrain in it. Plain 1 196 → 1 145 M instructions with the top level (as aim walks);
+        // a level more or less: ± 0.3 %.
+        let cells = (limit - clearTo) / (sweep.voidReach / 3)
+        let level = max(0, Int(log2(max(cells, 1) / Double(MaximumPyramid.cellsPerBlock(level: 0))).rounded(.up)) - 1)
+        _ = path.walk(from: clearTo, to: limit, visitor: &hit, startLevel: level) { terrain.grid(containing: $0, longitude: $1) }
         // A ray that left a void below the terrain was stopped in it, as aim says.
         guard let s = hit.hit ?? hit.unknownCrossing?.end else { return true }
         return s >= limit

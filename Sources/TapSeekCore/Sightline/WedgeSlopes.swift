@@ -101,17 +101,28 @@ struct WedgeSlopes: Sendable {
                         let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
                         for b in blocks.indices {
                             let v = frame.enu(ofECEF: Vector3(n * cosPhi * cosines[b], n * cosPhi * sines[b], n * (1 - e2) * sinPhi))
-                            distances[b] = (v.x * v.x + v.y * v.y).squareRoot()
+                            let x = (v.x * v.x + v.y * v.y).squareRoot()
+                            distances[b] = x
                             var azimuth = atan2(v.x, v.y)
                             if azimuth < 0 { azimuth += 2 * .pi }
                             azimuths[b] = azimuth
-                            // Across the ray (east, north) = (cos α, −sin α): south component +sin α.
-                            across[b] = (cos(azimuth), sin(azimuth))
+                            // Across the ray (east, north) = (cos α, −sin α): south component
+                            // +sin α, with cos α = north/x and sin α = east/x (no block by the
+                            // eye reads it: those take the steepest slope).
+                            across[b] = x > 0 ? (v.y / x, v.x / x) : (1, 0)
                         }
+                        let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
                         for rr in r..<rEnd {
                             var c = c0
                             for b in blocks.indices {
                                 let cEnd = min(c + size, c1)
+                                // A block wholly beyond `range` (the level rays' and so every
+                                // sightline's reach) bounds nothing: the window is a square
+                                // around the range's circle.
+                                guard distances[b] - (halfDiagonal + 0.01 * distances[b] + 200) <= range else {
+                                    c = cEnd
+                                    continue
+                                }
                                 var steepest = blocks[b], side = lateral[b]
                                 let (ce, cs) = across[b]
                                 while c < cEnd {
@@ -133,7 +144,6 @@ struct WedgeSlopes: Sendable {
                                 lateral[b] = side
                             }
                         }
-                        let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
                         for b in blocks.indices where blocks[b] > 0 {
                             let steepest = blocks[b].squareRoot()
                             let d = distances[b]

@@ -47,7 +47,8 @@ struct LocateOptions: ParsableArguments {
         let done = DispatchSemaphore(value: 0)
         @Sendable func load() {
             let geoid: Result<Geoid, TerrainFileError>
-            do { geoid = .success(try Geoid()) } catch { geoid = .failure(error) }
+            // Sightlines read the geoid's steepest gradient: kept beside the void-fill patches.
+            do { geoid = .success(try Geoid().keepingSteepestGradient(in: VoidFillCache()?.directory)) } catch { geoid = .failure(error) }
             loaded.withLock { $0 = geoid }
         }
         if point == nil { load() } else {

@@ -43,11 +43,7 @@ let package = Package(
             dependencies: ["TapSeek", .product(name: "ArgumentParser", package: "swift-argument-parser")],
             // The report page's script and style, compiled into the executable as bytes
             // (`PackageResources`): a static build has no resource bundle beside it.
-            resources: [.embedInCode("Report/Resources/report.js"), .embedInCode("Report/Resources/report.css")],
-            // Linked at a fixed address on Linux: a position-independent static build has 80 000
-            // pointers that the loader relocates at every start, 200 pages written, a third of
-            // `tapseek --version`'s CPU time (4.5 → 3.1 ms; performance guide, thirteenth round).
-            linkerSettings: [.unsafeFlags(["-Xlinker", "-no-pie"], .when(platforms: [.linux]))]
+            resources: [.embedInCode("Report/Resources/report.js"), .embedInCode("Report/Resources/report.css")]
         ),
 
         // Locating the shared test data and building fixtures; used by every test target.

@@ -34,9 +34,14 @@ struct VoidFillCacheTests {
         return try #require(catalog.grid(tile: 0))
     }
 
-    /// Same heights to the bit (voids and all) and the same filled marks.
+    /// Same heights to the bit (voids and all), the same filled marks, and the same lowest and
+    /// highest height and share of voids (a patched grid takes them from the tile's and the
+    /// patch's heights; the filled reference measures its posts).
     static func expectSame(_ grid: ElevationGrid, _ expected: ElevationGrid, _ label: String) {
         #expect(grid.heights.count == expected.heights.count, "\(label): posts")
+        #expect(grid.minimumHeight.bitPattern == expected.minimumHeight.bitPattern, "\(label): lowest \(grid.minimumHeight) ≠ \(expected.minimumHeight)")
+        #expect(grid.maximumHeight.bitPattern == expected.maximumHeight.bitPattern, "\(label): highest \(grid.maximumHeight) ≠ \(expected.maximumHeight)")
+        #expect(grid.voidFraction == expected.voidFraction, "\(label): void share \(grid.voidFraction) ≠ \(expected.voidFraction)")
         let differing = zip(grid.heights, expected.heights).filter { $0.bitPattern != $1.bitPattern }.count
         #expect(differing == 0, "\(label): \(differing) posts differ")
         #expect(grid.filled == expected.filled, "\(label): filled marks differ")

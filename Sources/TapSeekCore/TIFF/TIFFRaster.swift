@@ -309,13 +309,15 @@ struct TIFFRaster {
     private func convert(_ block: UnsafeRawBufferPointer, into target: SharedBuffers, firstRow: Int, firstColumn: Int,
                          rows validRows: Int, columns validColumns: Int, noData: Float?) {
         let missing = noData ?? .nan
-        func copy<T>(_: T.Type, _ value: (T) -> Float) {
-            let samples = block.bindMemory(to: T.self)
+        // Inlined at each sample type with its conversion, so that the loop vectorises: left a
+        // call with a closure, it cost 16 instructions a post (10 M of a 62 km window's load).
+        @inline(__always) func copy<T>(_: T.Type, _ value: (T) -> Float) {
+            let samples = block.bindMemory(to: T.self).baseAddress!
             for r in 0..<validRows {
-                let source = r * blockColumns
+                let source = samples + r * blockColumns
                 let destination = target.at(row: firstRow + r, column: firstColumn)
                 for c in 0..<validColumns {
-                    let v = value(samples[source + c])
+                    let v = value(source[c])
                     destination[c] = v == missing ? .nan : v
                 }
             }

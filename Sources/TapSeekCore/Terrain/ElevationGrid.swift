@@ -40,6 +40,15 @@ public struct ElevationGrid: Sendable {
     ///     false and gets a pyramid that bounds nothing: marching over it stays exact, only slow.
     public init(north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double,
                 rows: Int, columns: Int, heights: [Float], boundsTerrain: Bool = true, filled: PostMask? = nil) {
+        self.init(north: north, west: west, latitudeSpacing: latitudeSpacing, longitudeSpacing: longitudeSpacing,
+                  rows: rows, columns: columns, heights: heights, boundsTerrain: boundsTerrain, filled: filled, extent: nil)
+    }
+
+    /// As the public initialiser, with the ``extent(of:)`` of `heights` when the caller knows
+    /// it without a pass over them (a tile whose few filled posts were put in): nil measures it.
+    init(north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double,
+         rows: Int, columns: Int, heights: [Float], boundsTerrain: Bool = true, filled: PostMask? = nil,
+         extent known: (lowest: Float, highest: Float, voids: Int)?) {
         precondition(rows >= 2 && columns >= 2 && heights.count == rows * columns, "grid shape")
         precondition(latitudeSpacing > 0 && longitudeSpacing > 0, "grid spacing")
         self.north = north
@@ -52,7 +61,7 @@ public struct ElevationGrid: Sendable {
         self.filled = filled
         rowsPerDegree = 1 / latitudeSpacing
         columnsPerDegree = 1 / longitudeSpacing
-        let (lo, hi, voids) = Self.extent(of: heights)
+        let (lo, hi, voids) = known ?? Self.extent(of: heights)
         minimumHeight = voids == heights.count ? .nan : lo
         maximumHeight = voids == heights.count ? .nan : hi
         voidFraction = Double(voids) / Double(heights.count)

@@ -12,17 +12,41 @@ public struct Geoid: Sendable {
     /// far it can change along a stretch of a sightline without looking it up.
     ///
     /// Computed on first use and kept (shared by the copies of this geoid): a pass over the
-    /// whole grid (8 M instructions for EGM96 15′) that commands which only look undulations
-    /// up, `elevation --batch` among them, never need.
+    /// whole grid (11 M instructions for EGM96 15′) that commands which only look undulations
+    /// up, `elevation --batch` among them, never need. Every sightline reads it (its
+    /// segments' slack), so a geoid made by ``keepingSteepestGradient(in:)`` also keeps it on
+    /// disk between processes.
     public var steepestGradient: Double {
         steepest.withLock { known in
             if let known { return known }
-            let value = Self.steepestGradient(of: grid)
+            let value: Double
+            if let gradientCache {
+                let key = GeoidGradientCache.key(for: grid)
+                if let kept = gradientCache.value(for: key) {
+                    value = kept
+                } else {
+                    value = Self.steepestGradient(of: grid)
+                    gradientCache.store(value, key: key)
+                }
+            } else {
+                value = Self.steepestGradient(of: grid)
+            }
             known = value
             return value
         }
     }
     private let steepest = Locked<Double?>(nil)
+    /// Where ``steepestGradient`` is kept between processes; nil: computed by each.
+    private var gradientCache: GeoidGradientCache?
+
+    /// This geoid, its ``steepestGradient`` read from `directory` when a file there holds it for
+    /// this very grid, else computed and written there (``GeoidGradientCache``): the CLI passes
+    /// its void-fill cache's directory. Nil keeps it in memory only.
+    public func keepingSteepestGradient(in directory: URL?) -> Geoid {
+        var geoid = self
+        geoid.gradientCache = directory.map { GeoidGradientCache(directory: $0) }
+        return geoid
+    }
 
     /// Columns in 360° of longitude, and whether the grid goes round the globe (the column
     /// after the last is then the first).

@@ -264,7 +264,27 @@ public struct VoidFillCache: Sendable {
             }
             return ElevationGrid(north: grid.north, west: grid.west, latitudeSpacing: grid.latitudeSpacing,
                                  longitudeSpacing: grid.longitudeSpacing, rows: grid.rows, columns: grid.columns,
-                                 heights: h, filled: mask)
+                                 heights: h, filled: mask, extent: extent(after: grid))
+        }
+
+        /// The extent of `grid`'s posts with the patch's heights put in, from the grid's own and
+        /// the patch's few heights instead of a pass over the tile (2.3 M instructions on a
+        /// 62 km window). Nil, to measure it, when an extreme is a zero: which of +0 and −0 a
+        /// pass keeps depends on where they lie.
+        private func extent(after grid: ElevationGrid) -> (lowest: Float, highest: Float, voids: Int)? {
+            var lowest = Float.infinity, highest = -Float.infinity
+            for bits in heights {
+                let v = Float(bitPattern: bits)
+                if v < lowest { lowest = v }
+                if v > highest { highest = v }
+            }
+            let voids = grid.voidCount
+            if voids < grid.heights.count {
+                lowest = min(lowest, grid.minimumHeight)
+                highest = max(highest, grid.maximumHeight)
+            }
+            guard lowest != 0, highest != 0 else { return nil }
+            return (lowest, highest, voids - indices.count)
         }
     }
 

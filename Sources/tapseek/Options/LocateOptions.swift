@@ -34,18 +34,21 @@ struct LocateOptions: ParsableArguments {
 
     /// A locator over the DEM with the EGM96 geoid and, when the index is built and
     /// `placemarks` asks for them, placemarks (loading the geocoder's index costs a command
-    /// that names no place, such as `viewshed`, 7 M instructions of its start).
+    /// that names no place, such as `viewshed`, 14 M instructions of its start). `featureNames`
+    /// (by default as `placemarks`) loads the places index that names summits: a panorama
+    /// names its peaks with it but gives no placemark, so it opens no geocoder.
     ///
     /// With `reading` (latitude, longitude), the DEM tile there is read while the geoid loads
     /// on another thread: two independent reads of a few million posts each that a command
     /// needing both at once (`viewshed`) would otherwise wait for one after the other.
-    static func locator(demOptions: DEMOptions, settings: MarchSettings, placemarks: Bool = true,
+    static func locator(demOptions: DEMOptions, settings: MarchSettings, placemarks: Bool = true, featureNames: Bool? = nil,
                         reading point: (latitude: Double, longitude: Double)? = nil, area: VoidFillArea? = nil) throws -> Locator {
         let loaded = Locked<Result<Geoid, TerrainFileError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         @Sendable func load() {
             let geoid: Result<Geoid, TerrainFileError>
-            do { geoid = .success(try Geoid()) } catch { geoid = .failure(error) }
+            // Sightlines read the geoid's steepest gradient: kept beside the void-fill patches.
+            do { geoid = .success(try Geoid().keepingSteepestGradient(in: VoidFillCache()?.directory)) } catch { geoid = .failure(error) }
             loaded.withLock { $0 = geoid }
         }
         if point == nil { load() } else {
@@ -67,6 +70,6 @@ struct LocateOptions: ParsableArguments {
         case nil: preconditionFailure("the geoid was loaded above")
         }
         return Locator(catalog: catalog, geoid: geoid, settings: settings, placemarks: placemarks ? Placemarks.lookup() : nil,
-                       names: placemarks ? Placemarks.names() : nil)
+                       names: (featureNames ?? placemarks) ? Placemarks.names() : nil)
     }
 }

@@ -68,7 +68,10 @@ struct PanoramaCommand: ParsableCommand {
 
     func run() throws {
         let latitude = try point.latitude(), longitude = try point.longitude()
+        // Peaks are named from the places index; a panorama carries no placemark, so the
+        // geocoder's index is not opened (14 M instructions, a twentieth of the command).
         let locator = try LocateOptions.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction),
+                                                placemarks: false, featureNames: true,
                                                 area: range.flatMap { VoidFillArea.around(latitude: latitude, longitude: longitude, radius: $0) })
         let location = Reading.Location(latitude: latitude, longitude: longitude, altitude: altitude,
                                         altitudeReference: altitudeReference.reference, eyeHeight: eyeHeight)

@@ -12,7 +12,10 @@ struct PolylineCommand: ParsableCommand {
 
     /// `tapseek polyline decode [--precision N] STRING`.
     struct Decode: ParsableCommand {
+        // Named here as the parser would name it from the type: without a name it calls
+        // String(describing:) on the type, whose casts cost every command's start 3 M instructions.
         static let configuration = CommandConfiguration(
+            commandName: "decode",
             abstract: "Decode a polyline to JSON [[lat,lon],…] (degrees) on stdout.",
             discussion: """
             Each number is printed as the exact decimal the polyline stores (at most N decimals). \
@@ -86,6 +89,7 @@ struct PolylineCommand: ParsableCommand {
     /// `tapseek polyline encode [--precision N]`, JSON `[[lat,lon],…]` on stdin.
     struct Encode: ParsableCommand {
         static let configuration = CommandConfiguration(
+            commandName: "encode",
             abstract: "Encode JSON [[lat,lon],…] (degrees) read from stdin; prints the polyline.",
             discussion: "Values are rounded half away from zero to N decimals, as Google's encoder does."
         )

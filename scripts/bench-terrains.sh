@@ -7,6 +7,7 @@
 #
 #   scripts/bench-terrains.sh [RUNS] [TERRAIN…]      (default 5 runs; all terrains)
 #   TAPSEEK=/path/to/tapseek scripts/bench-terrains.sh …   (another build than .build/release's)
+#   BEFORE=/path/to/main/tapseek scripts/bench-terrains.sh …   (before and after: see below)
 #
 # Needs the release build the main command makes (swift build -c release --static-swift-stdlib
 # --product tapseek), gdal-bin and python3. Each terrain is a 62 km window of a shared tile around
@@ -40,6 +41,10 @@
 # to the microsecond), steadier there, but blind to what all cores gain. Each ratio is the median
 # of the ratios within each round, where the two commands ran one after the other under the
 # host's load of the moment.
+# BEFORE: another build (main's, say) run in the same rounds as this one and the GDAL tool, for
+# the one-core viewshed, the panorama and elevation: a second table gives each ratio before and
+# after. Runs apart, the host's speed drifts by more than a change shows. A build outside a
+# checkout finds no geocoder index: set TAPSEEK_GEOCODER to one (data/build/geocoder-index.bin).
 set -euo pipefail
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 runs="${1:-5}"
@@ -99,8 +104,24 @@ a, b = [float(x) for x in sys.argv[1:n + 1]], [float(x) for x in sys.argv[n + 1:
 ratios = [x / max(y, 0.001) for x, y in zip(a, b)]
 print(f"{statistics.median(a):.0f} {statistics.median(b):.0f} {statistics.median(ratios):.2f}")' "${a[@]}" "${b[@]}"
 }
+# Alternating runs of three commands: "R S", the medians of the rounds' ratios A/C and B/C.
+alternate_pair_ms() {
+    local a=() b=() c=() i
+    local -n first=$1 second=$2 third=$3
+    for i in $(seq "$runs"); do
+        a+=("$(time_ms "${first[@]}")")
+        b+=("$(time_ms "${second[@]}")")
+        c+=("$(time_ms "${third[@]}")")
+    done
+    python3 -c '
+import statistics, sys
+n = len(sys.argv) // 3
+a, b, c = ([float(x) for x in sys.argv[1 + k * n:1 + (k + 1) * n]] for k in range(3))
+print(" ".join(f"{statistics.median(x / max(z, 0.001) for x, z in zip(s, c)):.2f}" for s in (a, b)))' "${a[@]}" "${b[@]}" "${c[@]}"
+}
 
 rows=()
+before_rows=()
 for terrain in "${terrains[@]}"; do
     read -r name tile lat lon kind <<<"$terrain"
     if [ ${#wanted[@]} -gt 0 ] && [[ ! " ${wanted[*]} " == *" $name "* ]]; then continue; fi
@@ -162,6 +183,17 @@ EOF
     rows+=("$(printf '%-7s %6s %6s %6s %6s %5s %6s %5s %6s %6s %5s %8s %6s  %s' \
         "$name" "$v" "$v1" "$g" "$vg" "$v1g" "$p" "$pg" "$e" "$l" "$le" \
         "$(python3 -c "print(round(20000 * 1000 / max($bm, 0.001)))")" "$(( memory / 1024 ))" "$settled")")
+    if [ -n "${BEFORE:-}" ]; then
+        viewshed1_before=("$BEFORE" "${viewshed1[@]:1}")
+        panorama_before=("$BEFORE" "${panorama[@]:1}")
+        elevation_before=(sh -c "\"$BEFORE\" elevation --batch --jobs 1 --dem \"$t/dem\" < \"$t/points.csv\"")
+        read -r v1g_before v1g_after <<<"$(alternate_pair_ms viewshed1_before viewshed1 gdal)"
+        read -r pg_before pg_after <<<"$(alternate_pair_ms panorama_before panorama gdal)"
+        # elevation over gdallocationinfo, inverted below: how many times faster.
+        read -r el_before el_after <<<"$(alternate_pair_ms elevation_before elevation location)"
+        before_rows+=("$(python3 -c "
+print(f'{\"$name\":7} {$v1g_before:5.2f} → {$v1g_after:<5.2f} {$pg_before:5.2f} → {$pg_after:<5.2f} {1 / max($el_before, 1e-3):5.2f} → {1 / max($el_after, 1e-3):<5.2f}')")")
+    fi
     echo "bench-terrains: $name done" >&2
 done
 
@@ -173,3 +205,9 @@ echo "elev: tapseek elevation --batch --jobs 1 (200 k points), gdalli: gdallocat
 echo "tapseek is, locate/s: tapseek batch --jobs 1 readings a second, MB: viewshed peak memory (all cores),"
 echo "cells visible own: the viewshed's cells judged, seen, and judged by a sightline of their own."
 echo "Targets (issue 40): v/g <= 1.0, v1/g <= 1.5, p/g <= 0.67, li/e >= 5, MB <= 200."
+if [ -n "${BEFORE:-}" ]; then
+    echo
+    echo "before ($BEFORE) → after ($tapseek), each ratio's rounds shared with the GDAL tool:"
+    printf '%-7s %-13s %-13s %-13s\n' terrain "v1/g" "p/g" "li/e"
+    printf '%s\n' "${before_rows[@]}"
+fi

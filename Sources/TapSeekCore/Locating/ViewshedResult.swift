@@ -86,13 +86,13 @@ extension Locator {
         let blocks = max(1, min(rows, jobs * 8))
         let judged = ViewshedParts<(values: [UInt8], exactCells: Int)>(count: blocks)
         let done = Locked(0)
+        // Shares split at whole groups of rows (ViewshedBlock), so that every --jobs judges the
+        // same blocks and counts the same own sightlines.
+        @Sendable func split(_ i: Int) -> Int {
+            i == blocks ? rows : min(rows, (i * rows / blocks + ViewshedBlock.side / 2) / ViewshedBlock.side * ViewshedBlock.side)
+        }
         Self.perform(blocks, jobs: jobs) { block in
             var sampler = TerrainSampler(catalog: catalog)
-            // Shares split at whole groups of rows (ViewshedBlock), so that every --jobs judges
-            // the same blocks and counts the same own sightlines.
-            func split(_ i: Int) -> Int {
-                i == blocks ? rows : min(rows, (i * rows / blocks + ViewshedBlock.side / 2) / ViewshedBlock.side * ViewshedBlock.side)
-            }
             let share = split(block)..<split(block + 1)
             judged.store(block, Viewshed.judge(rows: share, of: empty, sweep: sweep, over: &sampler))
             let finished = done.withLock { $0 += share.count; return $0 }

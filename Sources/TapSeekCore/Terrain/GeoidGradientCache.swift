@@ -1,9 +1,4 @@
 import Foundation
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// A geoid grid's steepest gradient (``Geoid/steepestGradient``) kept on disk, in the
 /// directory of the void-fill patches (``VoidFillCache``), so that a command that marches
@@ -63,14 +58,6 @@ struct GeoidGradientCache: Sendable {
 
     /// Keeps `value` for `key`. Any failure leaves no file and says nothing.
     func store(_ value: Double, key: Key) {
-        let fileManager = FileManager.default
-        guard (try? fileManager.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return }
-        // Unique in the directory: another process may write the same file now.
-        let temporary = directory.appendingPathComponent(".\(key.fileName).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
-        guard fileManager.createFile(atPath: temporary.path, contents: Data(Self.contents(value, key: key).utf8)) else {
-            unlink(temporary.path)
-            return
-        }
-        if rename(temporary.path, url(of: key).path) != 0 { unlink(temporary.path) }
+        CacheFile.write(Data(Self.contents(value, key: key).utf8), named: key.fileName, in: directory)
     }
 }

@@ -123,15 +123,7 @@ public struct VoidFillCache: Sendable {
     /// Any failure leaves no file and says nothing: the cache is only an optimisation.
     func store(_ filled: ElevationGrid, readAs grid: ElevationGrid, key: Key) {
         guard let data = Patch(filled: filled, readAs: grid)?.encoded(key: key) else { return }
-        let fileManager = FileManager.default
-        guard (try? fileManager.createDirectory(at: directory, withIntermediateDirectories: true)) != nil else { return }
-        // Unique in the directory: another process or thread may write the same patch now.
-        let temporary = directory.appendingPathComponent(".\(key.fileName).\(getpid()).\(UInt64.random(in: 0...UInt64.max)).tmp")
-        guard fileManager.createFile(atPath: temporary.path, contents: data) else {
-            unlink(temporary.path)  // a part written before the disk filled, say
-            return
-        }
-        if rename(temporary.path, url(of: key).path) != 0 { unlink(temporary.path) }
+        CacheFile.write(data, named: key.fileName, in: directory)
     }
 
     /// The posts a fill gave heights, and the voids of the grid it filled.

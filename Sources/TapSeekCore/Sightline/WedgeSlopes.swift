@@ -27,6 +27,9 @@ struct WedgeSlopes: Sendable {
     /// bounding a cell over all of them costs little beside one sightline.
     static let bandCount = 32
 
+    /// The length of each of the ``bandCount`` bands over `range` metres.
+    static func bandLength(range: Double) -> Double { range / Double(bandCount) }
+
     init(wedges: Int, bands: Int, bandLength: Double, values: [Double]) {
         precondition(values.count == wedges * bands, "wedges × bands slopes")
         self.wedges = wedges
@@ -57,7 +60,7 @@ struct WedgeSlopes: Sendable {
     static func measure(of grids: [ElevationGrid], south: Double, north: Double, west: Double, east: Double,
                         eye: GeodeticPosition, count: Int, range: Double) -> WedgeSlopes {
         let bands = bandCount
-        let bandLength = range / Double(bands)
+        let bandLength = Self.bandLength(range: range)
         var slopes = [Double](repeating: 0, count: count * bands)
         func band(_ d: Double) -> Int { min(max(Int(d / bandLength), 0), bands - 1) }
         let frame = LocalFrame(origin: eye)

@@ -115,7 +115,12 @@ struct WedgeSlopes: Sendable {
                             across[b] = x > 0 ? (v.y / x, v.x / x) : (1, 0)
                         }
                         let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
+                        // Each cell's west edge is the east edge of the cell before it in the
+                        // row: its two posts and their difference are carried, not read again.
+                        blocks.withUnsafeMutableBufferPointer { blocks in
+                        lateral.withUnsafeMutableBufferPointer { lateral in
                         for rr in r..<rEnd {
+                            let top = h.baseAddress! + rr * stride, bottom = top + stride
                             var c = c0
                             for b in blocks.indices {
                                 let cEnd = min(c + size, c1)
@@ -128,24 +133,30 @@ struct WedgeSlopes: Sendable {
                                 }
                                 var steepest = blocks[b], side = lateral[b]
                                 let (ce, cs) = across[b]
+                                var h00 = top[c], h10 = bottom[c], south = h10 - h00
                                 while c < cEnd {
-                                    let i = rr * stride + c
-                                    let h00 = h[i], h01 = h[i + 1], h10 = h[i + stride], h11 = h[i + stride + 1]
-                                    let gx = Double(max(abs(h01 - h00), abs(h11 - h10))), gy = Double(max(abs(h10 - h00), abs(h11 - h01)))
+                                    let h01 = top[c + 1], h11 = bottom[c + 1]
+                                    let east0 = h01 - h00, east1 = h11 - h10, south1 = h11 - h01
+                                    let gx = Double(max(abs(east0), abs(east1))), gy = Double(max(abs(south), abs(south1)))
                                     // NaN (a void) compares false: such a cell is unknown, not terrain.
                                     let s = gx * gx * ex + gy * gy * ey
                                     if s > steepest { steepest = s }
                                     // The derivative across the ray is bilinear over the cell: largest at a
                                     // corner, where the east and south derivatives are the edges'.
-                                    let east0 = Double(h01 - h00) * ix * ce, east1 = Double(h11 - h10) * ix * ce
-                                    let south0 = Double(h10 - h00) * iy * cs, south1 = Double(h11 - h01) * iy * cs
-                                    let m = max(max(abs(east0 + south0), abs(east0 + south1)), max(abs(east1 + south0), abs(east1 + south1)))
+                                    let e0 = Double(east0) * ix * ce, e1 = Double(east1) * ix * ce
+                                    let s0 = Double(south) * iy * cs, s1 = Double(south1) * iy * cs
+                                    let m = max(max(abs(e0 + s0), abs(e0 + s1)), max(abs(e1 + s0), abs(e1 + s1)))
                                     if m > side { side = m }
+                                    h00 = h01
+                                    h10 = h11
+                                    south = south1
                                     c += 1
                                 }
                                 blocks[b] = steepest
                                 lateral[b] = side
                             }
+                        }
+                        }
                         }
                         for b in blocks.indices where blocks[b] > 0 {
                             let steepest = blocks[b].squareRoot()

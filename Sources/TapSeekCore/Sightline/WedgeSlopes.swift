@@ -67,6 +67,7 @@ struct WedgeSlopes: Sendable {
         let step = 2 * Double.pi / Double(count)
         let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
         let size = block
+        let eyeLongitude = radians(eye.longitude), eyeSine = abs(sin(radians(eye.latitude)))
         for g in grids {
             let shift = g.longitudeShift(toward: (west + east) / 2)
             let r0 = max(0, Int(((g.north - north) / g.latitudeSpacing).rounded(.down)) - 1)
@@ -102,13 +103,14 @@ struct WedgeSlopes: Sendable {
                         let centreLatitude = radians(g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing)
                         let sinPhi = sin(centreLatitude), cosPhi = cos(centreLatitude)
                         let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+                        // Azimuths along the row from each block's neighbour (Bearing: a series
+                        // where the turn is small, atan2 else).
+                        var bearing = Bearing()
                         for b in blocks.indices {
                             let v = frame.enu(ofECEF: Vector3(n * cosPhi * cosines[b], n * cosPhi * sines[b], n * (1 - e2) * sinPhi))
                             let x = (v.x * v.x + v.y * v.y).squareRoot()
                             distances[b] = x
-                            var azimuth = atan2(v.x, v.y)
-                            if azimuth < 0 { azimuth += 2 * .pi }
-                            azimuths[b] = azimuth
+                            azimuths[b] = bearing.next(east: v.x, north: v.y)
                             // Across the ray (east, north) = (cos α, −sin α): south component
                             // +sin α, with cos α = north/x and sin α = east/x (no block by the
                             // eye reads it: those take the steepest slope).
@@ -175,7 +177,7 @@ struct WedgeSlopes: Sendable {
                             // block's east and north turn from the eye's by the meridians' convergence
                             // (Δλ·sin φ, with 10⁻³ to spare): the derivative across them changes by at
                             // most that angle times the steepest gradient.
-                            let convergence = abs(centreLongitudes[b] - radians(eye.longitude)) * max(abs(sinPhi), abs(sin(radians(eye.latitude)))) + 1e-3
+                            let convergence = abs(centreLongitudes[b] - eyeLongitude) * max(abs(sinPhi), eyeSine) + 1e-3
                             let slope = min(steepest, lateral[b] + (half + convergence) * steepest)
                             let first = Int(((azimuth - half) / step).rounded(.down)), last = Int(((azimuth + half) / step).rounded(.down))
                             var w = ((first % count) + count) % count

@@ -78,6 +78,18 @@ struct VoidFillTests {
         #expect(large.filled == nil && large.voidFraction > 0.4)
     }
 
+    @Test func aMaskCountsItsPostsInAnyRangeAsOneByOneWould() {
+        // Word boundaries, single words, empty ranges and the last partial word.
+        var mask = PostMask(count: 200)
+        for i in [0, 1, 62, 63, 64, 100, 127, 128, 129, 190, 199] { mask.insert(i) }
+        for lower in [0, 1, 5, 63, 64, 65, 127, 128, 150, 199, 200] {
+            for upper in [lower, lower + 1, 64, 120, 128, 129, 191, 200] where upper >= lower && upper <= 200 {
+                let expected = (lower..<upper).filter { mask.contains($0) }.count
+                #expect(mask.count(in: lower..<upper) == expected, "\(lower)..<\(upper)")
+            }
+        }
+    }
+
     @Test func aGridWithoutVoidsIsLeftAsItIs() {
         let whole = Self.grid { _, _ in false }
         let same = whole.fillingVoids()

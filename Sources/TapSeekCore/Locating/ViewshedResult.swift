@@ -59,9 +59,11 @@ extension Locator {
                                  values: [UInt8](repeating: ViewshedGrid.noData, count: rows * columns))
         let grids = demGrids(in: empty, terrain: &terrain)
         // The wedges' slopes (a quarter of the level rays' work) are found while the level
-        // rays are walked, first, so that the rays' shares even out the threads' loads.
-        let shares = jobs == 1 ? 1 : max(1, min(jobs * 4, count))
-        let parts = ViewshedParts<[HorizonProfile]>(count: shares)
+        // rays are walked, first, so that the rays' shares even out the threads' loads: small
+        // shares, 16 a job, so that the thread that measured the slopes is not left behind by
+        // a whole share (with 4 a job, one core of two idled for an eighth of the rays).
+        let shares = jobs == 1 ? 1 : max(1, min(jobs * 16, count))
+        let parts = ViewshedParts<(profiles: [HorizonProfile], bands: Viewshed.Sweep.Bands)>(count: shares)
         let slopesPart = ViewshedParts<WedgeSlopes>(count: 1)
         Self.perform(shares + 1, jobs: jobs) { task in
             guard task > 0 else {
@@ -75,15 +77,16 @@ extension Locator {
             parts.store(share, Viewshed.profiles((share * count / shares)..<((share + 1) * count / shares), count: count, eye: eye,
                                                  geoid: geoid, refraction: settings.refraction, range: range, over: &sampler))
         }
-        let profiles = parts.all.flatMap { $0 ?? [] }
+        let rays = parts.all.compactMap { $0 }
+        let profiles = rays.flatMap(\.profiles)
         guard let slopes = slopesPart.all[0] else { preconditionFailure("the wedges' slopes are measured before the cells are judged") }
         let sweep = Viewshed.Sweep(eye: eye, geoid: geoid, refraction: settings.refraction, targetHeight: settings.targetHeight,
-                                   range: range, profiles: profiles, wedgeSlopes: slopes,
+                                   range: range, profiles: profiles, bands: Viewshed.Sweep.Bands(joining: rays.map(\.bands)), wedgeSlopes: slopes,
                                    eyeClearance: observer.altitude - Self.highestNear(observer, in: dem),
                                    postSpacing: max(radians(dem.latitudeSpacing), radians(dem.longitudeSpacing)) * Ellipsoid.wgs84.semiMajorAxis)
 
-        // Rows in blocks, a few per job so that the slower rows near the eye are shared out.
-        let blocks = max(1, min(rows, jobs * 8))
+        // Rows in blocks, many per job so that the slower rows near the eye are shared out.
+        let blocks = max(1, min(rows, jobs * 16))
         let judged = ViewshedParts<(values: [UInt8], exactCells: Int)>(count: blocks)
         let done = Locked(0)
         // Shares split at whole groups of rows (ViewshedBlock), so that every --jobs judges the
@@ -141,12 +144,25 @@ extension Locator {
             guard firstRow <= lastRow, firstColumn <= lastColumn else { continue }
             for row in firstRow...lastRow {
                 let north = (grid.north - Double(row) * grid.latitudeSpacing - observer.latitude) * metresPerDegree
-                for column in firstColumn...lastColumn {
+                func inside(_ column: Int) -> Bool {
                     let along = (grid.west - shift + Double(column) * grid.longitudeSpacing - observer.longitude) * east
-                    guard north * north + along * along <= range * range else { continue }
-                    posts += 1
-                    if let mask = grid.filled, mask.contains(row * grid.columns + column) { filled += 1 }
+                    return north * north + along * along <= range * range
                 }
+                // The row's posts within range are one run of columns (the distance grows both
+                // ways from the observer's column): its ends from the circle, settled by the
+                // test itself, and the run's filled posts counted a word of the mask at a time
+                // (a test for every post of the window was 2 % of a summit's viewshed).
+                let centre = (observer.longitude + shift - grid.west) / grid.longitudeSpacing
+                let half = (max(0, range * range - north * north)).squareRoot() / east / grid.longitudeSpacing
+                var lo = max(firstColumn, Int((centre - half).rounded(.up)))
+                var hi = min(lastColumn, Int((centre + half).rounded(.down)))
+                while lo > firstColumn, inside(lo - 1) { lo -= 1 }
+                while hi < lastColumn, inside(hi + 1) { hi += 1 }
+                while lo <= hi, !inside(lo) { lo += 1 }
+                while hi >= lo, !inside(hi) { hi -= 1 }
+                guard lo <= hi else { continue }
+                posts += hi - lo + 1
+                if let mask = grid.filled { filled += mask.count(in: (row * grid.columns + lo)..<(row * grid.columns + hi + 1)) }
             }
         }
         guard filled > 0 else { return nil }

@@ -65,12 +65,38 @@ public struct ViewshedGrid: Sendable, Hashable {
         return area
     }
 
-    /// How many of `values` equal `value`: a branch-free loop the compiler vectorises (a
-    /// summary's three passes over a 30 km grid cost 11 M instructions as closures).
-    private static func count(_ value: UInt8, in values: ArraySlice<UInt8>) -> Int {
+    /// How many of `values` equal `value`, eight at a time: the bytes of a word that equal it
+    /// are those of `x = w ^ value·0x0101…` that are zero, and a zero byte z is the one whose
+    /// `((z & 0x7F) + 0x7F) | z` lacks its top bit (exact, with no carry between bytes). Those
+    /// bits, shifted to each byte's lowest, add up lane by lane for up to 255 words, then the
+    /// lanes are summed. A byte-by-byte loop, which the compiler did not vectorise, took 3.4 M
+    /// instructions a pass over a 30 km grid, and a summary makes three (the baseline x86-64
+    /// has no population count instruction, which a count per word would need).
+    static func count(_ value: UInt8, in values: ArraySlice<UInt8>) -> Int {
         values.withUnsafeBufferPointer { b in
-            var n = 0
-            for v in b { n &+= v == value ? 1 : 0 }
+            let ones: UInt64 = 0x0101_0101_0101_0101, low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+            let pattern = UInt64(value) &* ones
+            var n = 0, i = 0
+            if let base = b.baseAddress {
+                let raw = UnsafeRawPointer(base)
+                while i + 8 <= b.count {
+                    // Each byte lane of `lanes` counts its matches, at most 255 words at a time.
+                    var lanes: UInt64 = 0, words = 0
+                    while words < 255, i + 8 <= b.count {
+                        let x = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) ^ pattern
+                        lanes &+= (~(((x & low) &+ low) | x | low)) >> 7
+                        i += 8
+                        words += 1
+                    }
+                    // Pairs of lanes into 16 bits (≤ 510), then the four sums (≤ 2 040) by a product.
+                    let pairs = (lanes & 0x00FF_00FF_00FF_00FF) &+ ((lanes >> 8) & 0x00FF_00FF_00FF_00FF)
+                    n &+= Int((pairs &* 0x0001_0001_0001_0001) >> 48)
+                }
+            }
+            while i < b.count {
+                n &+= b[i] == value ? 1 : 0
+                i += 1
+            }
             return n
         }
     }

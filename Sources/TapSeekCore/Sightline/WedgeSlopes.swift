@@ -27,6 +27,9 @@ struct WedgeSlopes: Sendable {
     /// bounding a cell over all of them costs little beside one sightline.
     static let bandCount = 32
 
+    /// The length of each of the ``bandCount`` bands over `range` metres.
+    static func bandLength(range: Double) -> Double { range / Double(bandCount) }
+
     init(wedges: Int, bands: Int, bandLength: Double, values: [Double]) {
         precondition(values.count == wedges * bands, "wedges × bands slopes")
         self.wedges = wedges
@@ -57,13 +60,14 @@ struct WedgeSlopes: Sendable {
     static func measure(of grids: [ElevationGrid], south: Double, north: Double, west: Double, east: Double,
                         eye: GeodeticPosition, count: Int, range: Double) -> WedgeSlopes {
         let bands = bandCount
-        let bandLength = range / Double(bands)
+        let bandLength = Self.bandLength(range: range)
         var slopes = [Double](repeating: 0, count: count * bands)
         func band(_ d: Double) -> Int { min(max(Int(d / bandLength), 0), bands - 1) }
         let frame = LocalFrame(origin: eye)
         let step = 2 * Double.pi / Double(count)
         let a = Ellipsoid.wgs84.semiMajorAxis, e2 = Ellipsoid.wgs84.eccentricitySquared
         let size = block
+        let eyeLongitude = radians(eye.longitude), eyeSine = abs(sin(radians(eye.latitude)))
         for g in grids {
             let shift = g.longitudeShift(toward: (west + east) / 2)
             let r0 = max(0, Int(((g.north - north) / g.latitudeSpacing).rounded(.down)) - 1)
@@ -99,20 +103,26 @@ struct WedgeSlopes: Sendable {
                         let centreLatitude = radians(g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing)
                         let sinPhi = sin(centreLatitude), cosPhi = cos(centreLatitude)
                         let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+                        // Azimuths along the row from each block's neighbour (Bearing: a series
+                        // where the turn is small, atan2 else).
+                        var bearing = Bearing()
                         for b in blocks.indices {
                             let v = frame.enu(ofECEF: Vector3(n * cosPhi * cosines[b], n * cosPhi * sines[b], n * (1 - e2) * sinPhi))
                             let x = (v.x * v.x + v.y * v.y).squareRoot()
                             distances[b] = x
-                            var azimuth = atan2(v.x, v.y)
-                            if azimuth < 0 { azimuth += 2 * .pi }
-                            azimuths[b] = azimuth
+                            azimuths[b] = bearing.next(east: v.x, north: v.y)
                             // Across the ray (east, north) = (cos α, −sin α): south component
                             // +sin α, with cos α = north/x and sin α = east/x (no block by the
                             // eye reads it: those take the steepest slope).
                             across[b] = x > 0 ? (v.y / x, v.x / x) : (1, 0)
                         }
                         let halfDiagonal = 0.5 * ((Double(rEnd - r) * dy) * (Double(rEnd - r) * dy) + Double(size * size) * dx * dx).squareRoot() * 1.01
+                        // Each cell's west edge is the east edge of the cell before it in the
+                        // row: its two posts and their difference are carried, not read again.
+                        blocks.withUnsafeMutableBufferPointer { blocks in
+                        lateral.withUnsafeMutableBufferPointer { lateral in
                         for rr in r..<rEnd {
+                            let top = h.baseAddress! + rr * stride, bottom = top + stride
                             var c = c0
                             for b in blocks.indices {
                                 let cEnd = min(c + size, c1)
@@ -125,24 +135,30 @@ struct WedgeSlopes: Sendable {
                                 }
                                 var steepest = blocks[b], side = lateral[b]
                                 let (ce, cs) = across[b]
+                                var h00 = top[c], h10 = bottom[c], south = h10 - h00
                                 while c < cEnd {
-                                    let i = rr * stride + c
-                                    let h00 = h[i], h01 = h[i + 1], h10 = h[i + stride], h11 = h[i + stride + 1]
-                                    let gx = Double(max(abs(h01 - h00), abs(h11 - h10))), gy = Double(max(abs(h10 - h00), abs(h11 - h01)))
+                                    let h01 = top[c + 1], h11 = bottom[c + 1]
+                                    let east0 = h01 - h00, east1 = h11 - h10, south1 = h11 - h01
+                                    let gx = Double(max(abs(east0), abs(east1))), gy = Double(max(abs(south), abs(south1)))
                                     // NaN (a void) compares false: such a cell is unknown, not terrain.
                                     let s = gx * gx * ex + gy * gy * ey
                                     if s > steepest { steepest = s }
                                     // The derivative across the ray is bilinear over the cell: largest at a
                                     // corner, where the east and south derivatives are the edges'.
-                                    let east0 = Double(h01 - h00) * ix * ce, east1 = Double(h11 - h10) * ix * ce
-                                    let south0 = Double(h10 - h00) * iy * cs, south1 = Double(h11 - h01) * iy * cs
-                                    let m = max(max(abs(east0 + south0), abs(east0 + south1)), max(abs(east1 + south0), abs(east1 + south1)))
+                                    let e0 = Double(east0) * ix * ce, e1 = Double(east1) * ix * ce
+                                    let s0 = Double(south) * iy * cs, s1 = Double(south1) * iy * cs
+                                    let m = max(max(abs(e0 + s0), abs(e0 + s1)), max(abs(e1 + s0), abs(e1 + s1)))
                                     if m > side { side = m }
+                                    h00 = h01
+                                    h10 = h11
+                                    south = south1
                                     c += 1
                                 }
                                 blocks[b] = steepest
                                 lateral[b] = side
                             }
+                        }
+                        }
                         }
                         for b in blocks.indices where blocks[b] > 0 {
                             let steepest = blocks[b].squareRoot()
@@ -161,7 +177,7 @@ struct WedgeSlopes: Sendable {
                             // block's east and north turn from the eye's by the meridians' convergence
                             // (Δλ·sin φ, with 10⁻³ to spare): the derivative across them changes by at
                             // most that angle times the steepest gradient.
-                            let convergence = abs(centreLongitudes[b] - radians(eye.longitude)) * max(abs(sinPhi), abs(sin(radians(eye.latitude)))) + 1e-3
+                            let convergence = abs(centreLongitudes[b] - eyeLongitude) * max(abs(sinPhi), eyeSine) + 1e-3
                             let slope = min(steepest, lateral[b] + (half + convergence) * steepest)
                             let first = Int(((azimuth - half) / step).rounded(.down)), last = Int(((azimuth + half) / step).rounded(.down))
                             var w = ((first % count) + count) % count

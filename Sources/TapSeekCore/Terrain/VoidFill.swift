@@ -488,6 +488,19 @@ public struct PostMask: Sendable, Hashable {
 
     @usableFromInline @inline(__always) func word(_ k: Int) -> UInt64 { bits[k] }
 
+    /// How many posts of `range` are in the set: a population count a word of 64 posts.
+    func count(in range: Range<Int>) -> Int {
+        guard !range.isEmpty else { return 0 }
+        let first = range.lowerBound >> 6, last = (range.upperBound - 1) >> 6
+        // The words' bits below the range's start and from its end on, masked off.
+        let head = ~UInt64(0) << UInt64(range.lowerBound & 63)
+        let tail = ~UInt64(0) >> UInt64(63 - ((range.upperBound - 1) & 63))
+        guard first < last else { return (bits[first] & head & tail).nonzeroBitCount }
+        var n = (bits[first] & head).nonzeroBitCount + (bits[last] & tail).nonzeroBitCount
+        for k in (first + 1)..<last { n += bits[k].nonzeroBitCount }
+        return n
+    }
+
     /// Memory the set takes, bytes.
     var byteCount: Int { bits.count * MemoryLayout<UInt64>.stride }
 

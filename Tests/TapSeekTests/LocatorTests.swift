@@ -224,6 +224,23 @@ struct LocatorTests {
             return Locator(catalog: try ElevationCatalog(directory: SharedData.dem.path, rasterReader: .gdal), geoid: try Geoid(contentsOf: geoidPath))
         }
 
+        /// A skyline across a corner gap: from 5 736 m over N47E009 looking west-south-west, the
+        /// level ray leaves the tile 58 km out through its west edge into no data (N47E008 is
+        /// not there), and its 2 km seeds step over the gap onto N46E008, where terrain 114 km
+        /// out appears higher still. The walk stops at the gap, so the skyline is the edge's
+        /// point, as before the seeds went on past 50 km; a seed it never reached must not be.
+        @Test func skylineSeedsPastACornerGapAreNotTheAnswer() throws {
+            let locator = try Self.locator()
+            let reading = Reading(location: .init(latitude: 47.25435, longitude: 9.67953, altitude: 5735.9),
+                                  orientation: .init(heading: 241.72, pitch: -1.53))
+            let result = locator.locate(reading)
+            #expect(result.status == .horizon)
+            let target = try #require(result.target)
+            #expect(abs(target.latitude - 47.005056457) < 1e-8 && abs(target.longitude - 9.0075) < 1e-8,
+                    "skyline at \(target.latitude), \(target.longitude)")
+            #expect(abs(target.elevation - 2848.645) < 0.001)
+        }
+
         /// Visible points are hit within one post spacing (the DEM resolves nothing finer; in
         /// fact within a metre, since the aim is exact); hidden ones are hit nearer, on a ridge
         /// that rises above the line of sight. Either way the hit is the first crossing of the

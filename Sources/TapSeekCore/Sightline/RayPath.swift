@@ -182,6 +182,18 @@ struct RayPath {
         }
     }
 
+    /// ``groundPoint(at:)`` and the highest undulation under the segment holding s
+    /// (``Segment/highestUndulation``, metres): for the skyline's seeds, which look the geoid up
+    /// only where the bound says a point could matter.
+    @inline(__always) mutating func groundPointAndHighestUndulation(at s: Double) -> (latitude: Double, longitude: Double, highestUndulation: Double) {
+        let i = index(of: s)
+        while firstSegment + segments.count <= i { appendSegment() }
+        return segments.withUnsafeBufferPointer { stored in
+            let u = s - stored[i - firstSegment].start
+            return (stored[i - firstSegment].latitude(u), stored[i - firstSegment].longitude(u), stored[i - firstSegment].highestUndulation)
+        }
+    }
+
     /// Appends the ground positions at slant distances k·`spacing` below `s` (k = 1, 2, …),
     /// longitudes normalised to ±180°, each as ``point(at:)`` gives it: a ray's track. The
     /// segments are made first and read in place, a point costing its two quadratics.

@@ -78,12 +78,26 @@ struct SkylineSearch: RayVisitor {
     /// … metres doubling up to `spacing`, then every `spacing` metres. Each is a real terrain
     /// point, so the exact search can only improve on it; with a good best early, most blocks
     /// are skipped. The near samples matter: the ground close to the eye often is the skyline.
+    ///
+    /// `fartherOverData`: past `range`, samples go on (every `spacing`) up to this distance as
+    /// long as every sample so far lay over data (a height or a void, never outside every
+    /// tile): out to where the ray leaves the data, whose edge is often where the skyline of a
+    /// high eye lies, and not past a gap a sample falls in (the walk stops at the first gap; one
+    /// that the samples step over, where two tiles meet at a corner, ``SightlineMarch`` catches
+    /// after the walk). The samples up to `range` are the same whatever it is.
     mutating func seed<T: TerrainGrids>(along path: inout RayPath, every spacing: Double, upTo range: Double,
-                                        over terrain: inout T) {
+                                        fartherOverData farRange: Double = 0, over terrain: inout T) {
         var d = Self.nearestSeed
-        while d <= range {
-            let p = path.groundPoint(at: d)
-            if case .height(let h) = terrain.sample(latitude: p.latitude, longitude: p.longitude) {
+        var overData = true
+        while d <= range || (overData && d <= farRange) {
+            let p = path.groundPointAndHighestUndulation(at: d)
+            let sample = terrain.sample(latitude: p.latitude, longitude: p.longitude)
+            if case .outside = sample { overData = false }
+            // The geoid is looked up only where the point could beat the best so far with the
+            // segment's highest undulation: the tangent below rises with the undulation in every
+            // rounding step, so the points that win are the same as when each was looked up
+            // (a look-up is about 100 instructions, and most samples do not win).
+            if case .height(let h) = sample, (h + p.highestUndulation - eye - curvature * d * d) / d > tangent {
                 let n = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
                 let t = (h + n - eye - curvature * d * d) / d
                 if t > tangent {

@@ -61,7 +61,7 @@ extension Locator {
         // The wedges' slopes (a quarter of the level rays' work) are found while the level
         // rays are walked, first, so that the rays' shares even out the threads' loads: small
         // shares, 16 a job, so that the thread that measured the slopes is not left behind by
-        // a whole share (with 4 a job, one core of two idled for an eighth of the rays).
+        // a whole share.
         let shares = jobs == 1 ? 1 : max(1, min(jobs * 16, count))
         let parts = ViewshedParts<(profiles: [HorizonProfile], bands: Viewshed.Sweep.Bands)>(count: shares)
         let slopesPart = ViewshedParts<WedgeSlopes>(count: 1)

@@ -150,7 +150,8 @@ extension Viewshed {
 
         /// Each level ray's horizon at the end of each band of ``WedgeSlopes`` (over the level
         /// rays' range), ray-major, and their running maximum along each ray: made with the rays,
-        /// on the threads that walk them (2.6 ms of a summit's start when made after them).
+        /// on the threads that walk them (made after them, they ran on one thread between the
+        /// sweep's two phases).
         struct Bands: Sendable {
             var horizons: [Double] = []
             var ceilings: [Double] = []

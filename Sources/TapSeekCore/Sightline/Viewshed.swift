@@ -165,7 +165,7 @@ extension Viewshed {
                     for k in 0..<bands {
                         let horizon = profile.horizon(at: Double(k + 1) * bandLength)
                         horizons.append(horizon)
-                        ceiling = k == 0 ? horizon : max(horizon, ceiling)
+                        ceiling = max(horizon, ceiling)
                         ceilings.append(ceiling)
                     }
                 }
@@ -194,6 +194,7 @@ extension Viewshed {
             bandLateral = wedgeSlopes.values.map { $0 * 1.02 + undulationSlope }
             bands = wedgeSlopes.bands
             bandLength = wedgeSlopes.bandLength
+            // A local: the closure below may not capture self before it is initialised.
             let bands = wedgeSlopes.bands
             bandHorizons = rayBands.horizons
             bandCeilings = rayBands.ceilings

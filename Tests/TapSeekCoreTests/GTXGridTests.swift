@@ -1,8 +1,9 @@
 import Foundation
 import Testing
 import TapSeekCore
+import TapSeekTestSupport
 
-/// GTX vertical-datum grids from their bytes, without files.
+/// GTX vertical-datum grids from their bytes, and from files (mapped, not read).
 struct GTXGridTests {
     static func gtx(south: Double, west: Double, step: Double, rows: Int, columns: Int, values: [Float]) -> [UInt8] {
         var bytes: [UInt8] = []
@@ -97,5 +98,32 @@ struct GTXGridTests {
         // A global grid's extremes are fine: −90…90 and once round with the repeated column.
         let global = Self.gtx(south: -90, west: -180, step: 180, rows: 2, columns: 3, values: [1, 2, 1, 3, 4, 3])
         #expect((try? GTXGrid.grid(bytes: global, path: "t.gtx")) != nil)
+    }
+
+    /// A file, mapped rather than read into memory, gives the grid its bytes give, post for
+    /// post; a missing file, an empty one and a folder each give one line naming the path.
+    @Test func aFileGivesTheGridOfItsBytesAndABadPathOneLine() throws {
+        let directory = try SharedData.temporaryDirectory("gtx-file")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let rows = 4, columns = 19
+        var values = (0..<(rows * columns)).map { Float($0) * 0.5 - 7 }
+        values[11] = GTXGrid.missingValue
+        let bytes = Self.gtx(south: 45, west: 5, step: 0.25, rows: rows, columns: columns, values: values)
+        let path = directory.appendingPathComponent("t.gtx").path
+        try Data(bytes).write(to: URL(fileURLWithPath: path))
+        let fromFile = try GTXGrid.readGrid(path: path), fromBytes = try GTXGrid.grid(bytes: bytes, path: path)
+        #expect(fromFile.heights.map(\.bitPattern) == fromBytes.heights.map(\.bitPattern))
+        #expect(fromFile.north == fromBytes.north && fromFile.west == fromBytes.west && fromFile.rows == rows && fromFile.columns == columns)
+        let empty = directory.appendingPathComponent("empty.gtx").path
+        try Data().write(to: URL(fileURLWithPath: empty))
+        for (bad, says) in [(directory.appendingPathComponent("none.gtx").path, "cannot be opened (No such file or directory)"),
+                            (empty, "is shorter than a GTX header"), (directory.path, "cannot be opened (Is a directory)")] {
+            do {
+                _ = try GTXGrid.readGrid(path: bad)
+                Issue.record("\(bad) was read")
+            } catch {
+                #expect(error.description.contains(bad) && error.description.contains(says) && !error.description.contains("\n"), "\(error.description)")
+            }
+        }
     }
 }

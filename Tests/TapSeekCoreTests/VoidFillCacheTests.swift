@@ -73,6 +73,28 @@ struct VoidFillCacheTests {
         #expect(size > 8 * filledPosts && size < 8 * filledPosts + 1024, "patch of \(size) bytes for \(filledPosts) posts")
     }
 
+    /// A tile just read, which nothing else holds, takes its patch in its own posts: the same
+    /// heights and marks as the copy `filled` makes, in the same storage (no second tile).
+    @Test func aTileHeldOnceIsPatchedInPlace() throws {
+        let (dem, cacheDir) = try Self.directories("in-place")
+        defer { try? FileManager.default.removeItem(at: cacheDir.deletingLastPathComponent()) }
+        let reference = try #require(Self.reference)
+        let cache = VoidFillCache(directory: cacheDir)
+        _ = try Self.load(dem, cache: cache)
+        let key = try #require(VoidFillCache.key(path: Self.tile.path, window: nil, datumFiles: [], grid: reference.read))
+        let read = try GeoTIFFTile.readGrid(path: Self.tile.path, boundsTerrain: false)
+        let patch = try #require(cache.patch(fitting: read, key: key))
+        let storage = read.heights.withUnsafeBufferPointer { $0.baseAddress }
+        let patched = patch.applied(to: consume read).boundingTerrain()
+        Self.expectSame(patched, reference.filled, "patched in place")
+        #expect(patched.heights.withUnsafeBufferPointer { $0.baseAddress } == storage, "the posts were copied")
+        // A grid held elsewhere too is copied, and the other holder keeps its voids.
+        let shared = try GeoTIFFTile.readGrid(path: Self.tile.path, boundsTerrain: false)
+        let copy = patch.applied(to: shared).boundingTerrain()
+        Self.expectSame(copy, reference.filled, "patched copy")
+        #expect(shared.voidCount == reference.read.voidCount)
+    }
+
     /// One point's elevation fills the kilometre around it: with no patch it writes none (it
     /// must not pay for the whole tile's fill); with one, it reads it, and every post it fills
     /// is the whole fill's.

@@ -114,9 +114,14 @@ public struct VoidFillCache: Sendable {
     /// fit (damaged, truncated, another key, a patched post that is not a void, another void
     /// count, other posts as read).
     func filled(_ grid: ElevationGrid, key: Key) -> ElevationGrid? {
+        patch(fitting: grid, key: key)?.applied(to: grid)
+    }
+
+    /// The patch of `key` when there is one and it fits `grid` as read (``Patch/fits(_:)``).
+    func patch(fitting grid: ElevationGrid, key: Key) -> Patch? {
         guard let data = FileManager.default.contents(atPath: url(of: key).path),
-              let patch = Patch(data, key: key) else { return nil }
-        return patch.applied(to: grid)
+              let patch = Patch(data, key: key), patch.fits(grid) else { return nil }
+        return patch
     }
 
     /// Writes the patch that turns `grid` (as read) into `filled` (its ``ElevationGrid/fillingVoids(within:)``).
@@ -232,12 +237,11 @@ public struct VoidFillCache: Sendable {
             self.heights = heights
         }
 
-        /// The grid as read with the patch's heights and mask; nil when the patch does not fit
-        /// it: another number of posts or voids, other posts (digest), an index out of order or
-        /// not on a void, a height that is not a number.
-        func applied(to grid: ElevationGrid) -> ElevationGrid? {
-            guard grid.heights.count == posts, grid.voidCount == voids, Checksum.ofPosts(grid.heights) == digest else { return nil }
-            let fits = grid.heights.withUnsafeBufferPointer { h -> Bool in
+        /// Whether the patch fits `grid` as read: the same number of posts and voids, the same
+        /// posts (digest), indices ascending and each on a void, heights that are numbers.
+        func fits(_ grid: ElevationGrid) -> Bool {
+            guard grid.heights.count == posts, grid.voidCount == voids, Checksum.ofPosts(grid.heights) == digest else { return false }
+            return grid.heights.withUnsafeBufferPointer { h -> Bool in
                 var previous = -1
                 for (i, bits) in zip(indices, heights) {
                     let i = Int(i)
@@ -246,17 +250,25 @@ public struct VoidFillCache: Sendable {
                 }
                 return true
             }
-            guard fits else { return nil }
+        }
+
+        /// `grid` as read, which the patch ``fits(_:)``, with the patch's heights and mask. The
+        /// heights are written in place when `grid` alone holds them, as a tile just read does:
+        /// a copy of a 62 km window's posts cost a millisecond of a viewshed's set-up, most of it
+        /// in clearing the new pages.
+        func applied(to grid: consuming ElevationGrid) -> ElevationGrid {
             guard !indices.isEmpty else { return grid }
             var mask = PostMask(count: posts)
             for i in indices { mask.insert(Int(i)) }
-            let h = HugePages.array(count: posts) { (b: UnsafeMutableBufferPointer<Float>) in
-                grid.heights.withUnsafeBufferPointer { _ = b.initialize(fromContentsOf: $0) }
+            let extent = extent(after: grid)
+            let (north, west, rows, columns) = (grid.north, grid.west, grid.rows, grid.columns)
+            let (latitudeSpacing, longitudeSpacing) = (grid.latitudeSpacing, grid.longitudeSpacing)
+            var posts = (consume grid).heights
+            posts.withUnsafeMutableBufferPointer { b in
                 for (i, bits) in zip(indices, heights) { b[Int(i)] = Float(bitPattern: bits) }
             }
-            return ElevationGrid(north: grid.north, west: grid.west, latitudeSpacing: grid.latitudeSpacing,
-                                 longitudeSpacing: grid.longitudeSpacing, rows: grid.rows, columns: grid.columns,
-                                 heights: h, filled: mask, extent: extent(after: grid))
+            return ElevationGrid(north: north, west: west, latitudeSpacing: latitudeSpacing, longitudeSpacing: longitudeSpacing,
+                                 rows: rows, columns: columns, heights: posts, filled: mask, extent: extent)
         }
 
         /// The extent of `grid`'s posts with the patch's heights put in, from the grid's own and

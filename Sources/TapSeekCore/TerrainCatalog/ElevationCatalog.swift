@@ -231,21 +231,23 @@ public final class ElevationCatalog: Sendable {
             // A tile to fill is read without its pyramid, which is built once, over the filled
             // posts (a Copernicus tile's conversion to EGM96 builds it, as it makes a new grid).
             let grid = try readInEGM96(tile, boundsTerrain: !fillsVoids)
-            return fillsVoids ? fillingVoids(of: grid, from: tile).boundingTerrain() : grid
+            guard fillsVoids else { return grid }
+            return fillingVoids(of: consume grid, from: tile).boundingTerrain()
         }
     }
 
     /// `grid`, read from `tile`, with its voids (those of ``voidFillArea``) filled: from the
     /// tile's patch in the ``voidFillCache`` when it has a valid one; else by ``VoidFill``, and
-    /// when that fill is the whole tile's, its patch written for the next load.
-    private func fillingVoids(of grid: ElevationGrid, from tile: DEMTile) -> ElevationGrid {
+    /// when that fill is the whole tile's, its patch written for the next load. `grid` is
+    /// consumed: a patch from the cache is written into its posts in place.
+    private func fillingVoids(of grid: consuming ElevationGrid, from tile: DEMTile) -> ElevationGrid {
         guard grid.voidFraction > 0, let cache = voidFillCache else { return grid.fillingVoids(area: voidFillArea) }
         // Heights converted from EGM2008 depend on the geoid grids too.
         let datumFiles = tile.verticalDatum == .egm2008 && egm2008GeoidPath != nil ? [egm2008GeoidPath!, Geoid.defaultPath] : []
         guard let key = VoidFillCache.key(path: tile.path, window: tile.window, datumFiles: datumFiles, grid: grid) else {
             return grid.fillingVoids(area: voidFillArea)
         }
-        if let patched = cache.filled(grid, key: key) { return patched }
+        if let patch = cache.patch(fitting: grid, key: key) { return patch.applied(to: consume grid) }
         // A small area (one point's elevation) must not pay for the whole tile to write a patch.
         guard grid.voidFillCoversGrid(area: voidFillArea) else { return grid.fillingVoids(area: voidFillArea) }
         let filled = grid.fillingVoids()

@@ -87,28 +87,27 @@ extension Locator {
 
         // Rows in blocks, many per job so that the slower rows near the eye are shared out.
         let blocks = max(1, min(rows, jobs * 16))
-        let judged = ViewshedParts<(values: [UInt8], exactCells: Int)>(count: blocks)
+        let judged = ViewshedParts<Int>(count: blocks)
         let done = Locked(0)
+        // Every cell is written by the share of its row.
+        var values = [UInt8](unsafeUninitializedCapacity: rows * columns) { _, count in count = rows * columns }
         // Shares split at whole groups of rows (ViewshedBlock), so that every --jobs judges the
         // same blocks and counts the same own sightlines.
         @Sendable func split(_ i: Int) -> Int {
             i == blocks ? rows : min(rows, (i * rows / blocks + ViewshedBlock.side / 2) / ViewshedBlock.side * ViewshedBlock.side)
         }
-        Self.perform(blocks, jobs: jobs) { block in
-            var sampler = TerrainSampler(catalog: catalog)
-            let share = split(block)..<split(block + 1)
-            judged.store(block, Viewshed.judge(rows: share, of: empty, sweep: sweep, over: &sampler))
-            let finished = done.withLock { $0 += share.count; return $0 }
-            progress?(finished, rows)
+        values.withUnsafeMutableBufferPointer { buffer in
+            let storage = GridStorage(values: buffer)
+            Self.perform(blocks, jobs: jobs) { block in
+                var sampler = TerrainSampler(catalog: catalog)
+                let share = split(block)..<split(block + 1)
+                let cells = UnsafeMutableBufferPointer(rebasing: storage.values[(share.lowerBound * columns)..<(share.upperBound * columns)])
+                judged.store(block, Viewshed.judge(rows: share, of: empty, into: cells, sweep: sweep, over: &sampler))
+                let finished = done.withLock { $0 += share.count; return $0 }
+                progress?(finished, rows)
+            }
         }
-        var values: [UInt8] = []
-        values.reserveCapacity(rows * columns)
-        var exact = 0
-        for part in judged.all {
-            guard let part else { continue }
-            values += part.values
-            exact += part.exactCells
-        }
+        let exact = judged.all.reduce(0) { $0 + ($1 ?? 0) }
         var grid = empty
         grid.values = values
         let crossedVoid = profiles.contains { $0.firstVoid.isFinite }
@@ -290,6 +289,12 @@ extension Locator {
 }
 
 /// The shares of a viewshed computed on several threads, each stored once by its own thread.
+/// The storage of a viewshed grid's values, which the threads' shares of rows write, each its
+/// own rows, within the array's `withUnsafeMutableBufferPointer`.
+private struct GridStorage: @unchecked Sendable {
+    let values: UnsafeMutableBufferPointer<UInt8>
+}
+
 private final class ViewshedParts<Part: Sendable>: Sendable {
     private let parts: Locked<[Part?]>
 

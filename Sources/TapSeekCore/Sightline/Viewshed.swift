@@ -252,12 +252,15 @@ extension Viewshed {
         }
     }
 
-    /// Judges rows `rows` of a grid (its geometry; values ignored) from the sweep: the values
-    /// of those rows, row-major, and how many cells needed their own sightline.
-    static func judge<T: TerrainGrids>(rows: Range<Int>, of grid: ViewshedGrid, sweep: Sweep,
-                                       over terrain: inout T) -> (values: [UInt8], exactCells: Int) {
+    /// Judges rows `rows` of a grid (its geometry; values ignored) from the sweep into `values`,
+    /// those rows' cells row-major (every one written), and says how many cells needed their
+    /// own sightline. The threads' shares write their rows straight into the grid's storage: an
+    /// array per share, joined after, cost two more passes over the grid and its pages.
+    static func judge<T: TerrainGrids>(rows: Range<Int>, of grid: ViewshedGrid, into values: UnsafeMutableBufferPointer<UInt8>,
+                                       sweep: Sweep, over terrain: inout T) -> Int {
         let columns = grid.columns
-        var values = [UInt8](repeating: ViewshedGrid.noData, count: rows.count * columns)
+        precondition(values.count == rows.count * columns, "a value for every cell of the rows")
+        values.update(repeating: ViewshedGrid.noData)
         var exact = 0
         let eye = sweep.eye, frame = LocalFrame(origin: eye), geoid = sweep.geoid
         let radius = Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
@@ -293,9 +296,8 @@ extension Viewshed {
             verticals.deallocate()
             hidden.deallocate()
         }
-        // The values, the level rays and the tables read in place: through the array, every
-        // cell's store checked the array's uniqueness and bounds.
-        values.withUnsafeMutableBufferPointer { values in
+        // The level rays and the tables read in place: through the arrays, every cell's read
+        // checked their bounds.
         sweep.withTables { tables in
         sweep.profiles.withUnsafeBufferPointer { profiles in
             // Whether the block of columns c0..<c1 of the group's first `count` rows is hidden
@@ -406,8 +408,7 @@ extension Viewshed {
             }
         }
         }
-        }
-        return (values, exact)
+        return exact
     }
 
     /// What the radial horizons say of a cell.

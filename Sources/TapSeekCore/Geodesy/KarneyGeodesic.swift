@@ -236,6 +236,9 @@ public struct KarneyGeodesic: Sendable {
                 // Newton on λ₁₂(α₁) − λ₁₂ = 0, keeping a bracket [α₁a, α₁b] around the root
                 // and bisecting when a step leaves it or the derivative is not positive.
                 var sig12 = 0.0, ssig1 = 0.0, csig1 = 0.0, ssig2 = 0.0, csig2 = 0.0, eps = 0.0
+                // The last λ₁₂'s s₁₂/b, when it computed it (NaN otherwise): the same function of
+                // the same arguments as the length below.
+                var lastS12b = Double.nan
                 var salp1a = Self.tiny, calp1a = 1.0, salp1b = Self.tiny, calp1b = -1.0
                 var tripNewton = false, tripBisection = false
                 var iteration = 0
@@ -245,6 +248,7 @@ public struct KarneyGeodesic: Sendable {
                                      derivative: iteration < Self.newtonIterations)
                     salp2 = l.salp2; calp2 = l.calp2; sig12 = l.sig12
                     ssig1 = l.ssig1; csig1 = l.csig1; ssig2 = l.ssig2; csig2 = l.csig2; eps = l.eps
+                    lastS12b = l.s12b
                     let v = l.lam12 - lam12
                     // Written so that a NaN ends the loop.
                     if tripBisection || !(abs(v) >= (tripNewton ? 8 : 2) * Self.tol0) { break }
@@ -274,7 +278,7 @@ public struct KarneyGeodesic: Sendable {
                     tripBisection = abs(salp1a - salp1) + (calp1a - calp1) < Self.tolb
                         || abs(salp1 - salp1b) + (calp1 - calp1b) < Self.tolb
                 }
-                s12 = lengths(eps: eps, sig12: sig12, ssig1, csig1, dn1, ssig2, csig2, dn2).s12b * b
+                s12 = (lastS12b.isNaN ? lengths(eps: eps, sig12: sig12, ssig1, csig1, dn1, ssig2, csig2, dn2).s12b : lastS12b) * b
             }
         }
 
@@ -371,6 +375,9 @@ public struct KarneyGeodesic: Sendable {
 
     private struct Lambda {
         var lam12, salp2, calp2, sig12, ssig1, csig1, ssig2, csig2, eps, dlam12: Double
+        /// ``lengths(eps:sig12:_:_:_:_:_:_:)``'s s₁₂/b for these arguments when the derivative
+        /// needed them, else NaN: the inverse problem's length, which it took again.
+        var s12b = Double.nan
     }
 
     /// The longitude difference λ₁₂ reached by the geodesic leaving point 1 at α₁ when it
@@ -405,16 +412,18 @@ public struct KarneyGeodesic: Sendable {
         let b312 = Self.sinCosSeries(sine: true, ssig2, csig2, c3, count: Self.order - 1)
             - Self.sinCosSeries(sine: true, ssig1, csig1, c3, count: Self.order - 1)
         let lam12 = omg12 + salp0 * (-f * a3(eps)) * (sig12 + b312)
-        var dlam12 = 0.0
+        var dlam12 = 0.0, s12b = Double.nan
         if derivative {
             if calp2 == 0 {
                 dlam12 = -2 * f1 * dn1 / sbet1
             } else {
-                dlam12 = lengths(eps: eps, sig12: sig12, ssig1, csig1, dn1, ssig2, csig2, dn2).m12b * f1 / (calp2 * cbet2)
+                let l = lengths(eps: eps, sig12: sig12, ssig1, csig1, dn1, ssig2, csig2, dn2)
+                dlam12 = l.m12b * f1 / (calp2 * cbet2)
+                s12b = l.s12b
             }
         }
         return Lambda(lam12: lam12, salp2: salp2, calp2: calp2, sig12: sig12, ssig1: ssig1, csig1: csig1,
-                      ssig2: ssig2, csig2: csig2, eps: eps, dlam12: dlam12)
+                      ssig2: ssig2, csig2: csig2, eps: eps, dlam12: dlam12, s12b: s12b)
     }
 
     /// Distance s₁₂/b and reduced length m₁₂/b along an arc σ₁₂ of the auxiliary sphere
@@ -465,9 +474,31 @@ public struct KarneyGeodesic: Sendable {
 
     /// Σ c[l] sin(2lσ) for l = 1…count (sine) or Σ c[l] cos((2l+1)σ) for l = 0…count−1, by
     /// Clenshaw summation.
+    ///
+    /// The sine series of five and six terms, which the inverse problem sums 14 times, are
+    /// written out: the loop read the `SIMD8` at a variable index. The same operations in the
+    /// same order, from y0 = y1 = 0, so the same bits.
     private static func sinCosSeries(sine: Bool, _ sinx: Double, _ cosx: Double, _ c: SIMD8<Double>, count: Int) -> Double {
-        var k = count + (sine ? 1 : 0)
         let ar = 2 * (cosx - sinx) * (cosx + sinx)
+        if sine, count == 6 {
+            var y0 = 0.0, y1 = 0.0
+            y1 = ar * y0 - y1 + c[6]
+            y0 = ar * y1 - y0 + c[5]
+            y1 = ar * y0 - y1 + c[4]
+            y0 = ar * y1 - y0 + c[3]
+            y1 = ar * y0 - y1 + c[2]
+            y0 = ar * y1 - y0 + c[1]
+            return 2 * sinx * cosx * y0
+        }
+        if sine, count == 5 {
+            var y0 = c[5], y1 = 0.0
+            y1 = ar * y0 - y1 + c[4]
+            y0 = ar * y1 - y0 + c[3]
+            y1 = ar * y0 - y1 + c[2]
+            y0 = ar * y1 - y0 + c[1]
+            return 2 * sinx * cosx * y0
+        }
+        var k = count + (sine ? 1 : 0)
         var y0 = 0.0, y1 = 0.0
         if count & 1 != 0 {
             k -= 1

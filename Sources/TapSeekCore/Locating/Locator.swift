@@ -53,7 +53,12 @@ public struct Locator: Sendable {
             result = .failure(error, id: reading.id, time: reading.time)
         }
         result.calibration = prepared.calibration
-        result.warnings = Self.unknownFieldWarnings(reading) + prepared.warnings + result.warnings
+        // Joined only when there is something to put first: the two concatenations copied the
+        // result's warnings into new arrays for every reading (400 instructions).
+        let unknown = Self.unknownFieldWarnings(reading)
+        if !unknown.isEmpty || !prepared.warnings.isEmpty {
+            result.warnings = unknown + prepared.warnings + result.warnings
+        }
         return result
     }
 

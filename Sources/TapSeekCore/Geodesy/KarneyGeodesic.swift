@@ -155,6 +155,23 @@ public struct KarneyGeodesic: Sendable {
 
     /// The shortest geodesic between two points: its length and its azimuths at both ends.
     public func inverse(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Line {
+        let g = inverseSolution(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2)
+        return Line(latitude1: latitude1, longitude1: longitude1, azimuth1: Self.azimuthDegrees(g.salp1, g.calp1),
+                    latitude2: latitude2, longitude2: longitude2, azimuth2: Self.azimuthDegrees(g.salp2, g.calp2),
+                    distance: 0 + g.s12)
+    }
+
+    /// The length of the shortest geodesic between two points, metres: ``inverse(latitude1:longitude1:latitude2:longitude2:)``'s
+    /// `distance`, to the bit, without the azimuths (two `atan2`, 300 instructions of a
+    /// located reading's 5 000 for its distance).
+    public func distance(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double) -> Double {
+        0 + inverseSolution(latitude1: latitude1, longitude1: longitude1, latitude2: latitude2, longitude2: longitude2).s12
+    }
+
+    /// The inverse problem's sines and cosines of the azimuths at both ends and its length.
+    @inline(__always)
+    private func inverseSolution(latitude1: Double, longitude1: Double, latitude2: Double, longitude2: Double)
+        -> (salp1: Double, calp1: Double, salp2: Double, calp2: Double, s12: Double) {
         // Bring the problem to the canonical form 0 ≤ λ₁₂ ≤ 180, φ₁ ≤ 0, φ₁ ≤ φ₂ ≤ −φ₁;
         // the signs record how to undo it.
         var lon12 = angleRound(angleDifference(angleNormalize(longitude1), angleNormalize(longitude2)))
@@ -219,6 +236,9 @@ public struct KarneyGeodesic: Sendable {
                 // Newton on λ₁₂(α₁) − λ₁₂ = 0, keeping a bracket [α₁a, α₁b] around the root
                 // and bisecting when a step leaves it or the derivative is not positive.
                 var sig12 = 0.0, ssig1 = 0.0, csig1 = 0.0, ssig2 = 0.0, csig2 = 0.0, eps = 0.0
+                // The last λ₁₂'s s₁₂/b, when it computed it (NaN otherwise): the same function of
+                // the same arguments as the length below.
+                var lastS12b = Double.nan
                 var salp1a = Self.tiny, calp1a = 1.0, salp1b = Self.tiny, calp1b = -1.0
                 var tripNewton = false, tripBisection = false
                 var iteration = 0
@@ -228,6 +248,7 @@ public struct KarneyGeodesic: Sendable {
                                      derivative: iteration < Self.newtonIterations)
                     salp2 = l.salp2; calp2 = l.calp2; sig12 = l.sig12
                     ssig1 = l.ssig1; csig1 = l.csig1; ssig2 = l.ssig2; csig2 = l.csig2; eps = l.eps
+                    lastS12b = l.s12b
                     let v = l.lam12 - lam12
                     // Written so that a NaN ends the loop.
                     if tripBisection || !(abs(v) >= (tripNewton ? 8 : 2) * Self.tol0) { break }
@@ -257,7 +278,7 @@ public struct KarneyGeodesic: Sendable {
                     tripBisection = abs(salp1a - salp1) + (calp1a - calp1) < Self.tolb
                         || abs(salp1 - salp1b) + (calp1 - calp1b) < Self.tolb
                 }
-                s12 = lengths(eps: eps, sig12: sig12, ssig1, csig1, dn1, ssig2, csig2, dn2).s12b * b
+                s12 = (lastS12b.isNaN ? lengths(eps: eps, sig12: sig12, ssig1, csig1, dn1, ssig2, csig2, dn2).s12b : lastS12b) * b
             }
         }
 
@@ -268,9 +289,7 @@ public struct KarneyGeodesic: Sendable {
         }
         salp1 *= swap * lonSign; calp1 *= swap * latSign
         salp2 *= swap * lonSign; calp2 *= swap * latSign
-        return Line(latitude1: latitude1, longitude1: longitude1, azimuth1: Self.azimuthDegrees(salp1, calp1),
-                    latitude2: latitude2, longitude2: longitude2, azimuth2: Self.azimuthDegrees(salp2, calp2),
-                    distance: 0 + s12)
+        return (salp1, calp1, salp2, calp2, s12)
     }
 
     // MARK: Pieces of the inverse problem
@@ -356,6 +375,9 @@ public struct KarneyGeodesic: Sendable {
 
     private struct Lambda {
         var lam12, salp2, calp2, sig12, ssig1, csig1, ssig2, csig2, eps, dlam12: Double
+        /// ``lengths(eps:sig12:_:_:_:_:_:_:)``'s s₁₂/b for these arguments when the derivative
+        /// needed them, else NaN: the inverse problem's length, which it took again.
+        var s12b = Double.nan
     }
 
     /// The longitude difference λ₁₂ reached by the geodesic leaving point 1 at α₁ when it
@@ -390,16 +412,18 @@ public struct KarneyGeodesic: Sendable {
         let b312 = Self.sinCosSeries(sine: true, ssig2, csig2, c3, count: Self.order - 1)
             - Self.sinCosSeries(sine: true, ssig1, csig1, c3, count: Self.order - 1)
         let lam12 = omg12 + salp0 * (-f * a3(eps)) * (sig12 + b312)
-        var dlam12 = 0.0
+        var dlam12 = 0.0, s12b = Double.nan
         if derivative {
             if calp2 == 0 {
                 dlam12 = -2 * f1 * dn1 / sbet1
             } else {
-                dlam12 = lengths(eps: eps, sig12: sig12, ssig1, csig1, dn1, ssig2, csig2, dn2).m12b * f1 / (calp2 * cbet2)
+                let l = lengths(eps: eps, sig12: sig12, ssig1, csig1, dn1, ssig2, csig2, dn2)
+                dlam12 = l.m12b * f1 / (calp2 * cbet2)
+                s12b = l.s12b
             }
         }
         return Lambda(lam12: lam12, salp2: salp2, calp2: calp2, sig12: sig12, ssig1: ssig1, csig1: csig1,
-                      ssig2: ssig2, csig2: csig2, eps: eps, dlam12: dlam12)
+                      ssig2: ssig2, csig2: csig2, eps: eps, dlam12: dlam12, s12b: s12b)
     }
 
     /// Distance s₁₂/b and reduced length m₁₂/b along an arc σ₁₂ of the auxiliary sphere
@@ -450,9 +474,31 @@ public struct KarneyGeodesic: Sendable {
 
     /// Σ c[l] sin(2lσ) for l = 1…count (sine) or Σ c[l] cos((2l+1)σ) for l = 0…count−1, by
     /// Clenshaw summation.
+    ///
+    /// The sine series of five and six terms, which the inverse problem sums 14 times, are
+    /// written out: the loop read the `SIMD8` at a variable index. The same operations in the
+    /// same order, from y0 = y1 = 0, so the same bits.
     private static func sinCosSeries(sine: Bool, _ sinx: Double, _ cosx: Double, _ c: SIMD8<Double>, count: Int) -> Double {
-        var k = count + (sine ? 1 : 0)
         let ar = 2 * (cosx - sinx) * (cosx + sinx)
+        if sine, count == 6 {
+            var y0 = 0.0, y1 = 0.0
+            y1 = ar * y0 - y1 + c[6]
+            y0 = ar * y1 - y0 + c[5]
+            y1 = ar * y0 - y1 + c[4]
+            y0 = ar * y1 - y0 + c[3]
+            y1 = ar * y0 - y1 + c[2]
+            y0 = ar * y1 - y0 + c[1]
+            return 2 * sinx * cosx * y0
+        }
+        if sine, count == 5 {
+            var y0 = c[5], y1 = 0.0
+            y1 = ar * y0 - y1 + c[4]
+            y0 = ar * y1 - y0 + c[3]
+            y1 = ar * y0 - y1 + c[2]
+            y0 = ar * y1 - y0 + c[1]
+            return 2 * sinx * cosx * y0
+        }
+        var k = count + (sine ? 1 : 0)
         var y0 = 0.0, y1 = 0.0
         if count & 1 != 0 {
             k -= 1
@@ -522,29 +568,41 @@ public struct KarneyGeodesic: Sendable {
 
     /// A₃ (eq. 24), a polynomial in ε whose coefficients depend on n.
     private func a3(_ eps: Double) -> Double {
-        var v = 0.0
-        for i in stride(from: Self.order - 1, through: 0, by: -1) { v = eps * v + a3x[i] }
-        return v
+        // Horner's loop written out (as ``c3Coefficients(_:)``): the same operations in order.
+        let x = a3x
+        var v = eps * 0 + x[5]
+        v = eps * v + x[4]
+        v = eps * v + x[3]
+        v = eps * v + x[2]
+        v = eps * v + x[1]
+        return eps * v + x[0]
     }
 
     /// C₃ₗ, l = 1…5 (eq. 25): each a polynomial in ε times εˡ.
+    ///
+    /// Written out for the sixth order: the loops over a `SIMD16` read at a variable index
+    /// cost 550 instructions a call, and a sightline's located reading makes two (its
+    /// distance). The same operations in the same order, from `t = 0` (`eps · 0 + c` is kept
+    /// as such, so that a NaN ε still gives NaN), so the same bits.
     private func c3Coefficients(_ eps: Double) -> SIMD8<Double> {
-        var c = SIMD8<Double>()
-        var j = 15
-        for l in stride(from: Self.order - 1, through: 1, by: -1) {
-            var t = 0.0
-            for _ in 0..<(Self.order - l) {
-                j -= 1
-                t = eps * t + c3x[j]
-            }
-            c[l] = t
-        }
-        var power = 1.0
-        for l in 1..<Self.order {
-            power *= eps
-            c[l] *= power
-        }
-        return c
+        let x = c3x
+        let t5 = eps * 0 + x[14]
+        var t4 = eps * 0 + x[13]
+        t4 = eps * t4 + x[12]
+        var t3 = eps * 0 + x[11]
+        t3 = eps * t3 + x[10]
+        t3 = eps * t3 + x[9]
+        var t2 = eps * 0 + x[8]
+        t2 = eps * t2 + x[7]
+        t2 = eps * t2 + x[6]
+        t2 = eps * t2 + x[5]
+        var t1 = eps * 0 + x[4]
+        t1 = eps * t1 + x[3]
+        t1 = eps * t1 + x[2]
+        t1 = eps * t1 + x[1]
+        t1 = eps * t1 + x[0]
+        let p1 = 1.0 * eps, p2 = p1 * eps, p3 = p2 * eps, p4 = p3 * eps, p5 = p4 * eps
+        return SIMD8<Double>(0, t1 * p1, t2 * p2, t3 * p3, t4 * p4, t5 * p5, 0, 0)
     }
 
     // MARK: Angles

@@ -14,9 +14,12 @@ public struct LocalFrame: Sendable, Hashable {
     public init(origin: GeodeticPosition, ellipsoid: Ellipsoid = .wgs84) {
         self.origin = origin
         self.ellipsoid = ellipsoid
-        originECEF = ellipsoid.ecef(origin)
-        let phi = radians(origin.latitude), lambda = radians(origin.longitude)
-        let sp = sin(phi), cp = cos(phi), sl = sin(lambda), cl = cos(lambda)
+        // The origin's vertical (``Ellipsoid/ecef(_:)``'s own arithmetic) gives the sines and
+        // cosines too: taken again, they were four calls to libm, 300 instructions of every
+        // sightline.
+        let vertical = ellipsoid.vertical(latitude: origin.latitude, longitude: origin.longitude)
+        originECEF = vertical.point(height: origin.height)
+        let sp = vertical.sinLatitude, cp = vertical.cosLatitude, sl = vertical.sinLongitude, cl = vertical.cosLongitude
         east = Vector3(-sl, cl, 0)
         north = Vector3(-sp * cl, -sp * sl, cp)
         up = Vector3(cp * cl, cp * sl, sp)

@@ -104,6 +104,33 @@ extension RayPath {
     /// test placed inside: rounding in the two is of order 10⁻¹², this is 0.1 mm of a 90 m cell.
     static let edgeTolerance = 1e-9
 
+    /// How far a point may lie outside a grid, degrees, for the walk still to take that grid
+    /// (``grid(near:_:_:)``): a few hundred ulps of 8°, more than the sightline's longitude may
+    /// stray from `atan2`'s (``Ellipsoid/geodeticOnRay(_:)``: a few ulps of π, under 10⁻¹³°
+    /// only near ±180°), and 10 nm on the ground.
+    static let gridTolerance = 1e-13
+
+    /// The grid holding the point moved by ``gridTolerance`` east or west, when it holds the
+    /// point itself to within half the walk's own ``edgeTolerance`` (in cells); nil otherwise.
+    /// Asked only where no grid holds the point and the track runs along the eye's meridian: a
+    /// ray due north or south from an eye on a tile's west or east edge, with no tile beyond,
+    /// lies on one side of the edge or the other by the last bits of its longitude, and an
+    /// answer's kind must not hang on those (within the grid's cells the walk already reads
+    /// such a track as on the edge). Nothing else is asked: each look-up may change which
+    /// tile the terrain answers first, and so the answers where tiles overlap.
+    static func grid(near latitude: Double, _ longitude: Double,
+                     _ gridContaining: (Double, Double) -> ElevationGrid?) -> ElevationGrid? {
+        func holds(_ grid: ElevationGrid) -> Bool {
+            let lon = normalizedLongitude(longitude) + grid.longitudeShift(toward: normalizedLongitude(longitude))
+            let r = (grid.north - latitude) / grid.latitudeSpacing, c = (lon - grid.west) / grid.longitudeSpacing
+            let slack = edgeTolerance / 2
+            return r >= -slack && r <= Double(grid.rows - 1) + slack && c >= -slack && c <= Double(grid.columns - 1) + slack
+        }
+        if let grid = gridContaining(latitude, longitude + gridTolerance), holds(grid) { return grid }
+        if let grid = gridContaining(latitude, longitude - gridTolerance), holds(grid) { return grid }
+        return nil
+    }
+
     /// Walks the ray from slant distance `start` to `end` over the terrain, cell by cell where the
     /// visitor cannot rule terrain out, skipping whole pyramid blocks where it can.
     ///
@@ -150,7 +177,12 @@ extension RayPath {
             if kept?.contains(latitude: latitude, longitude: normalizedLongitude(longitude)) == true {
                 walked = walk(kept.unsafelyUnwrapped, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor)
             } else {
-                guard let answer = gridContaining(latitude, longitude) else { return .leftData(s) }
+                // A track along the eye's meridian (a ray due north or south) may lie on a tile's
+                // edge, outside by the last bits of its longitude: ``grid(near:_:_:)``.
+                guard let answer = gridContaining(latitude, longitude)
+                        ?? (abs(longitude - frame.origin.longitude) <= Self.gridTolerance
+                            ? Self.grid(near: latitude, longitude, gridContaining) : nil)
+                else { return .leftData(s) }
                 // Not copied into `kept` when it is not kept: a viewshed's own sightlines, a
                 // segment or two each, paid that copy's retains and releases (25 M on a plain).
                 kept = keepsGrid && !(answer.rows == 2 && answer.columns == 2) ? answer : nil

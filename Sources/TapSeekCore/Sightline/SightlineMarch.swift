@@ -118,7 +118,8 @@ public struct SightlineMarch {
     ///     ray points straight up or down (a camera's heading); otherwise the ray's own.
     public init(observer: GeodeticPosition, direction: Vector3, geoid: Geoid, settings: MarchSettings,
                 verticalAzimuth: Double? = nil) {
-        path = RayPath(eye: observer, direction: direction, geoid: geoid, refraction: settings.refraction)
+        path = RayPath(eye: observer, direction: direction, geoid: geoid, refraction: settings.refraction,
+                       longitudeByArctangent: true)
         self.settings = settings
         self.verticalAzimuth = verticalAzimuth
     }
@@ -235,7 +236,7 @@ public struct SightlineMarch {
         }
         // The sightline's frame is the eye's: made again, it cost a tenth of the seeds.
         var level = RayPath(eye: path.frame.origin, direction: horizontal, geoid: path.geoid, refraction: settings.refraction,
-                            segmentLength: RayPath.skylineSegment, frame: path.frame)
+                            segmentLength: RayPath.skylineSegment, frame: path.frame, longitudeByArctangent: true)
         let fresh = SkylineSearch(eye: path.frame.origin.height, curvature: (1 - settings.refraction) / (2 * level.radius),
                                   maximumTerrain: maximumTerrain, highestUndulation: Self.highestUndulation)
         var search = fresh
@@ -311,16 +312,23 @@ public struct SightlineMarch {
     /// The ground track from the observer to slant distance `s`: every ``trackSpacing`` and its end.
     private mutating func track(to s: Double) -> [Polyline.Coordinate] {
         let origin = path.frame.origin
-        var points = [Polyline.Coordinate(latitude: origin.latitude, longitude: normalizedLongitude(origin.longitude))]
-        // Room for every point at once: grown point by point, the array of a 50 km track was
-        // copied seven times, two fifths of the track's cost.
-        if s.isFinite, s > 0 { points.reserveCapacity(Int(s / Self.trackSpacing) + 2) }
-        path.appendGroundTrack(every: Self.trackSpacing, below: s, to: &points)
+        let between = path.groundTrackCount(every: Self.trackSpacing, below: s)
+        var end: Polyline.Coordinate?
         if s > 0 {
-            let end = path.point(at: s)
-            points.append(.init(latitude: end.latitude, longitude: normalizedLongitude(end.longitude)))
+            let p = path.point(at: s)
+            end = .init(latitude: p.latitude, longitude: normalizedLongitude(p.longitude))
         }
-        return points
+        // The whole track written in place into one array of its size (grown point by point it
+        // was copied seven times for 50 km; appended one by one, each point paid the array's
+        // checks): the same points as before, to the bit.
+        let count = 1 + between + (end == nil ? 0 : 1)
+        return [Polyline.Coordinate](unsafeUninitializedCapacity: count) { buffer, initialized in
+            let out = buffer.baseAddress!
+            out.initialize(to: .init(latitude: origin.latitude, longitude: normalizedLongitude(origin.longitude)))
+            path.writeGroundTrack(every: Self.trackSpacing, count: between, to: out + 1)
+            if let end { (out + 1 + between).initialize(to: end) }
+            initialized = count
+        }
     }
 
     /// The terrain under the ray every ``MarchSettings/step`` metres up to slant distance `s`

@@ -285,8 +285,11 @@ public final class ElevationCatalog: Sendable {
     /// look-up found nothing there (a tile is only read when first needed).
     public func damage(latitude: Double, longitude: Double) -> String? {
         let longitude = normalizedLongitude(longitude)
-        for i in candidates(latitude: latitude, longitude: longitude).map(Int.init)
-        where tiles[i].contains(latitude: latitude, longitude: longitude) {
+        // The candidates read as they are (mapped to `Int`, they were copied into a second
+        // array: a sightline that leaves the data asks this once).
+        for candidate in candidates(latitude: latitude, longitude: longitude) {
+            let i = Int(candidate)
+            guard tiles[i].contains(latitude: latitude, longitude: longitude) else { continue }
             if let failure = cache.withLock({ $0.failures[i] }) {
                 return "damaged DEM file \(tiles[i].path) (\(failure.message))"
             }

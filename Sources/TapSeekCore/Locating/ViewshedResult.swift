@@ -54,9 +54,14 @@ extension Locator {
                               radians(dem.longitudeSpacing) * Ellipsoid.wgs84.semiMajorAxis * cos(poleward))
         let count = Viewshed.radialCount(range: range, postSpacing: postSpacing)
         let catalog = self.catalog, geoid = self.geoid
-        let empty = ViewshedGrid(north: window.north, west: window.west, latitudeSpacing: window.latitudeSpacing,
+        // The grid's values are taken out while the cells are judged, so that the threads write
+        // into them alone; `empty` (its geometry, which is all the sweep reads) holds none.
+        var whole = ViewshedGrid(north: window.north, west: window.west, latitudeSpacing: window.latitudeSpacing,
                                  longitudeSpacing: window.longitudeSpacing, rows: rows, columns: columns,
                                  values: [UInt8](repeating: ViewshedGrid.noData, count: rows * columns))
+        var values = whole.values
+        whole.values = []
+        let empty = whole
         let grids = demGrids(in: empty, terrain: &terrain)
         // The wedges' slopes (a quarter of the level rays' work) are found while the level
         // rays are walked, first, so that the rays' shares even out the threads' loads: small
@@ -89,8 +94,6 @@ extension Locator {
         let blocks = max(1, min(rows, jobs * 16))
         let judged = ViewshedParts<Int>(count: blocks)
         let done = Locked(0)
-        // Every cell is written by the share of its row.
-        var values = [UInt8](unsafeUninitializedCapacity: rows * columns) { _, count in count = rows * columns }
         // Shares split at whole groups of rows (ViewshedBlock), so that every --jobs judges the
         // same blocks and counts the same own sightlines.
         @Sendable func split(_ i: Int) -> Int {

@@ -68,25 +68,34 @@ extension Locator {
         // shares, 16 a job, so that the thread that measured the slopes is not left behind by
         // a whole share.
         let shares = jobs == 1 ? 1 : max(1, min(jobs * 16, count))
-        let parts = ViewshedParts<(profiles: [HorizonProfile], bands: Viewshed.Sweep.Bands)>(count: shares)
+        let parts = ViewshedParts<[HorizonProfile]>(count: shares)
         let slopesPart = ViewshedParts<WedgeSlopes>(count: 1)
-        Self.perform(shares + 1, jobs: jobs) { task in
-            guard task > 0 else {
-                slopesPart.store(0, WedgeSlopes.measure(of: grids, south: empty.latitude(row: rows - 1), north: empty.north, west: empty.west,
-                                                        east: empty.longitude(column: columns - 1), eye: eye, count: count,
-                                                        range: Viewshed.profileRange(range)))
-                return
+        // Every ray's row of bands is written by the share that walks it.
+        let bandCount = count * WedgeSlopes.bandCount
+        var bandHorizons = [Double](unsafeUninitializedCapacity: bandCount) { _, written in written = bandCount }
+        var bandCeilings = [Double](unsafeUninitializedCapacity: bandCount) { _, written in written = bandCount }
+        bandHorizons.withUnsafeMutableBufferPointer { horizons in
+            bandCeilings.withUnsafeMutableBufferPointer { ceilings in
+                let bands = Viewshed.Sweep.Bands(horizons: horizons, ceilings: ceilings)
+                Self.perform(shares + 1, jobs: jobs) { task in
+                    guard task > 0 else {
+                        slopesPart.store(0, WedgeSlopes.measure(of: grids, south: empty.latitude(row: rows - 1), north: empty.north, west: empty.west,
+                                                                east: empty.longitude(column: columns - 1), eye: eye, count: count,
+                                                                range: Viewshed.profileRange(range)))
+                        return
+                    }
+                    let share = task - 1
+                    var sampler = TerrainSampler(catalog: catalog)
+                    parts.store(share, Viewshed.profiles((share * count / shares)..<((share + 1) * count / shares), count: count, eye: eye,
+                                                         geoid: geoid, refraction: settings.refraction, range: range, bands: bands,
+                                                         over: &sampler))
+                }
             }
-            let share = task - 1
-            var sampler = TerrainSampler(catalog: catalog)
-            parts.store(share, Viewshed.profiles((share * count / shares)..<((share + 1) * count / shares), count: count, eye: eye,
-                                                 geoid: geoid, refraction: settings.refraction, range: range, over: &sampler))
         }
-        let rays = parts.all.compactMap { $0 }
-        let profiles = rays.flatMap(\.profiles)
+        let profiles = parts.all.flatMap { $0 ?? [] }
         guard let slopes = slopesPart.all[0] else { preconditionFailure("the wedges' slopes are measured before the cells are judged") }
         let sweep = Viewshed.Sweep(eye: eye, geoid: geoid, refraction: settings.refraction, targetHeight: settings.targetHeight,
-                                   range: range, profiles: profiles, bands: Viewshed.Sweep.Bands(joining: rays.map(\.bands)), wedgeSlopes: slopes,
+                                   range: range, profiles: profiles, bandHorizons: bandHorizons, bandCeilings: bandCeilings, wedgeSlopes: slopes,
                                    eyeClearance: observer.altitude - Self.highestNear(observer, in: dem),
                                    postSpacing: max(radians(dem.latitudeSpacing), radians(dem.longitudeSpacing)) * Ellipsoid.wgs84.semiMajorAxis)
 

@@ -96,14 +96,15 @@ public struct Viewshed: Sendable {
     }
 
     /// The radial horizons of a sweep, for level rays `indices` of `count` (azimuth i·360°/count),
-    /// with their ``Sweep/Bands``.
+    /// their rows of ``Sweep/Bands`` written into `bands`.
     static func profiles<T: TerrainGrids>(_ indices: Range<Int>, count: Int, eye: GeodeticPosition, geoid: Geoid, refraction: Double,
-                                          range: Double, over terrain: inout T) -> (profiles: [HorizonProfile], bands: Sweep.Bands) {
+                                          range: Double, bands: Sweep.Bands, over terrain: inout T) -> [HorizonProfile] {
         let profiles = indices.map {
             HorizonProfile.walk(azimuth: Double($0) * 360 / Double(count), eye: eye, geoid: geoid, refraction: refraction,
                                 range: profileRange(range), over: &terrain)
         }
-        return (profiles, Sweep.Bands(profiles, range: profileRange(range)))
+        bands.write(profiles, from: indices.lowerBound, range: profileRange(range))
+        return profiles
     }
 
     /// How far the level rays are walked: a little beyond the range, as a cell's distance along
@@ -148,40 +149,36 @@ extension Viewshed {
         /// A void square's reach along a ray beyond where it begins, metres.
         let voidReach: Double
 
-        /// Each level ray's horizon at the end of each band of ``WedgeSlopes`` (over the level
-        /// rays' range), ray-major, and their running maximum along each ray: made with the rays,
-        /// on the threads that walk them (made after them, they ran on one thread between the
-        /// sweep's two phases).
-        struct Bands: Sendable {
-            var horizons: [Double] = []
-            var ceilings: [Double] = []
+        /// Where each level ray's horizon at the end of each band of ``WedgeSlopes`` (over the
+        /// level rays' range) is written, ray-major, and its running maximum along the ray: the
+        /// storage of two arrays of the sweep's, written by the threads that walk the rays, each
+        /// its own rays' rows (made after the rays, they ran on one thread between the sweep's two
+        /// phases; made by each share and joined after, they were copied there).
+        struct Bands: @unchecked Sendable {
+            let horizons: UnsafeMutableBufferPointer<Double>
+            let ceilings: UnsafeMutableBufferPointer<Double>
 
-            init(_ profiles: [HorizonProfile], range: Double) {
+            /// Writes the rows of `profiles`, the rays from `first` on.
+            func write(_ profiles: [HorizonProfile], from first: Int, range: Double) {
                 let bands = WedgeSlopes.bandCount, bandLength = WedgeSlopes.bandLength(range: range)
-                horizons.reserveCapacity(profiles.count * bands)
-                ceilings.reserveCapacity(profiles.count * bands)
-                for profile in profiles {
+                for (i, profile) in profiles.enumerated() {
+                    let row = (first + i) * bands
                     var ceiling = -Double.infinity
                     for k in 0..<bands {
                         let horizon = profile.horizon(at: Double(k + 1) * bandLength)
-                        horizons.append(horizon)
+                        horizons[row + k] = horizon
                         ceiling = max(horizon, ceiling)
-                        ceilings.append(ceiling)
+                        ceilings[row + k] = ceiling
                     }
                 }
-            }
-
-            /// The bands of several shares of rays, in order.
-            init(joining parts: [Bands]) {
-                horizons = parts.flatMap(\.horizons)
-                ceilings = parts.flatMap(\.ceilings)
             }
         }
 
         init(eye: GeodeticPosition, geoid: Geoid, refraction: Double, targetHeight: Double, range: Double,
-             profiles: [HorizonProfile], bands rayBands: Bands, wedgeSlopes: WedgeSlopes, eyeClearance: Double, postSpacing: Double) {
-            precondition(wedgeSlopes.bands == WedgeSlopes.bandCount && rayBands.horizons.count == profiles.count * wedgeSlopes.bands,
-                         "a horizon per level ray and band")
+             profiles: [HorizonProfile], bandHorizons: [Double], bandCeilings: [Double], wedgeSlopes: WedgeSlopes,
+             eyeClearance: Double, postSpacing: Double) {
+            precondition(wedgeSlopes.bands == WedgeSlopes.bandCount && bandHorizons.count == profiles.count * wedgeSlopes.bands
+                         && bandCeilings.count == bandHorizons.count, "a horizon per level ray and band")
             self.eye = eye
             self.geoid = geoid
             self.refraction = refraction
@@ -196,8 +193,8 @@ extension Viewshed {
             bandLength = wedgeSlopes.bandLength
             // A local: the closure below may not capture self before it is initialised.
             let bands = wedgeSlopes.bands
-            bandHorizons = rayBands.horizons
-            bandCeilings = rayBands.ceilings
+            self.bandHorizons = bandHorizons
+            self.bandCeilings = bandCeilings
             let groups = (bands + Self.bandGroup - 1) / Self.bandGroup
             groupLateral = (0..<(bandLateral.count / bands * groups)).map { [bandLateral] i in
                 let start = i / groups * bands + i % groups * Self.bandGroup

@@ -300,13 +300,13 @@ extension Locator {
     }
 }
 
-/// The shares of a viewshed computed on several threads, each stored once by its own thread.
 /// The storage of a viewshed grid's values, which the threads' shares of rows write, each its
 /// own rows, within the array's `withUnsafeMutableBufferPointer`.
 private struct GridStorage: @unchecked Sendable {
     let values: UnsafeMutableBufferPointer<UInt8>
 }
 
+/// The shares of a viewshed computed on several threads, each stored once by its own thread.
 private final class ViewshedParts<Part: Sendable>: Sendable {
     private let parts: Locked<[Part?]>
 

@@ -263,12 +263,12 @@ public struct VoidFillCache: Sendable {
             let extent = extent(after: grid)
             let (north, west, rows, columns) = (grid.north, grid.west, grid.rows, grid.columns)
             let (latitudeSpacing, longitudeSpacing) = (grid.latitudeSpacing, grid.longitudeSpacing)
-            var posts = (consume grid).heights
-            posts.withUnsafeMutableBufferPointer { b in
+            var patched = (consume grid).heights
+            patched.withUnsafeMutableBufferPointer { b in
                 for (i, bits) in zip(indices, heights) { b[Int(i)] = Float(bitPattern: bits) }
             }
             return ElevationGrid(north: north, west: west, latitudeSpacing: latitudeSpacing, longitudeSpacing: longitudeSpacing,
-                                 rows: rows, columns: columns, heights: posts, filled: mask, extent: extent)
+                                 rows: rows, columns: columns, heights: patched, filled: mask, extent: extent)
         }
 
         /// The extent of `grid`'s posts with the patch's heights put in, from the grid's own and

@@ -19,8 +19,8 @@ public enum GTXGrid {
     /// - Throws: ``TerrainFileError`` when the file cannot be read or its header and size disagree.
     ///
     /// The file is mapped, not read: every command loads the 4 MB EGM96 grid before its first
-    /// sightline, and a copy read into memory cost a thousand page faults more (2–3 ms, a tenth of
-    /// a viewshed's set-up); its posts are converted from the mapping once, into the grid.
+    /// sightline, and reading it into memory first cost a 10 m viewshed 2 ms of its 18 (370 page
+    /// faults more); its posts are converted from the mapping once, into the grid.
     public static func readGrid(path: String) throws(TerrainFileError) -> ElevationGrid {
         let file: MappedFile
         do {

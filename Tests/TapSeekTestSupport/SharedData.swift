@@ -34,10 +34,13 @@ public enum SharedData {
     /// outside CI. Under CI an absent file makes this true so that the test runs and fails.
     public static func available(_ url: URL) -> Bool { exists(url) || isCI }
 
-    /// A fresh temporary directory, removed by the caller.
+    /// A fresh temporary directory, removed by the caller, and in any case when the test process
+    /// exits: a suite's fixture made once for all its tests (a places index, a Copernicus tile of
+    /// 50 MB) has no caller to remove it, and every run of the tests left one behind.
     public static func temporaryDirectory(_ label: String) throws -> URL {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("tapseek-\(label)-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        TemporaryDirectories.shared.removeAtExit(url)
         return url
     }
 
@@ -86,5 +89,30 @@ public enum SharedData {
 
     public struct ToolFailure: Error, CustomStringConvertible {
         public let description: String
+    }
+}
+
+/// The temporary directories the tests made, removed when the process exits.
+private final class TemporaryDirectories: @unchecked Sendable {
+    static let shared: TemporaryDirectories = {
+        atexit { TemporaryDirectories.shared.removeAll() }
+        return TemporaryDirectories()
+    }()
+
+    private let lock = NSLock()
+    private var made: [URL] = []
+
+    func removeAtExit(_ url: URL) {
+        lock.lock()
+        made.append(url)
+        lock.unlock()
+    }
+
+    private func removeAll() {
+        lock.lock()
+        let urls = made
+        made = []
+        lock.unlock()
+        for url in urls { try? FileManager.default.removeItem(at: url) }
     }
 }

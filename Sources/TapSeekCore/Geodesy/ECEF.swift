@@ -13,11 +13,9 @@ extension Ellipsoid {
     /// trigonometry done once.
     func vertical(latitude: Double, longitude: Double) -> Vertical {
         let phi = radians(latitude), lambda = radians(longitude)
-        // N from the one sine (``primeVerticalRadius(latitude:)``'s formula, which took it again).
         let sinPhi = sin(phi)
-        return Vertical(n: semiMajorAxis / (1 - eccentricitySquared * sinPhi * sinPhi).squareRoot(), cosLatitude: cos(phi),
-                        sinLatitude: sinPhi, cosLongitude: cos(lambda), sinLongitude: sin(lambda),
-                        eccentricitySquared: eccentricitySquared)
+        return Vertical(n: primeVerticalRadius(sinLatitude: sinPhi), cosLatitude: cos(phi), sinLatitude: sinPhi,
+                        cosLongitude: cos(lambda), sinLongitude: sin(lambda), eccentricitySquared: eccentricitySquared)
     }
 
     /// The ECEF points straight above one ground position: a sightline aims at its target at

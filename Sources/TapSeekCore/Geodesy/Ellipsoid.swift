@@ -26,9 +26,11 @@ public struct Ellipsoid: Sendable, Hashable {
 
     /// Radius of curvature in the prime vertical, N(φ) = a / √(1 − e² sin²φ), metres.
     /// - Parameter latitude: geodetic latitude, radians.
-    public func primeVerticalRadius(latitude: Double) -> Double {
-        let s = sin(latitude)
-        return semiMajorAxis / (1 - eccentricitySquared * s * s).squareRoot()
+    public func primeVerticalRadius(latitude: Double) -> Double { primeVerticalRadius(sinLatitude: sin(latitude)) }
+
+    /// N from the sine of the latitude, for callers that have it already.
+    @inline(__always) func primeVerticalRadius(sinLatitude s: Double) -> Double {
+        semiMajorAxis / (1 - eccentricitySquared * s * s).squareRoot()
     }
 
     /// Gaussian mean radius of curvature √(M·N) at a latitude, metres: the radius of the sphere

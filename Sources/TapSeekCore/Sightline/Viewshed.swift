@@ -250,14 +250,14 @@ extension Viewshed {
     }
 
     /// Judges rows `rows` of a grid (its geometry; values ignored) from the sweep into `values`,
-    /// those rows' cells row-major (every one written), and says how many cells needed their
-    /// own sightline. The threads' shares write their rows straight into the grid's storage: an
-    /// array per share, joined after, cost two more passes over the grid and its pages.
+    /// those rows' cells row-major, which hold ``ViewshedGrid/noData`` on entry and keep it where
+    /// no cell is judged; says how many cells needed their own sightline. The threads' shares
+    /// write their rows straight into the grid's storage: an array per share, joined after, cost
+    /// two more passes over the grid and its pages.
     static func judge<T: TerrainGrids>(rows: Range<Int>, of grid: ViewshedGrid, into values: UnsafeMutableBufferPointer<UInt8>,
                                        sweep: Sweep, over terrain: inout T) -> Int {
         let columns = grid.columns
         precondition(values.count == rows.count * columns, "a value for every cell of the rows")
-        values.update(repeating: ViewshedGrid.noData)
         var exact = 0
         let eye = sweep.eye, frame = LocalFrame(origin: eye), geoid = sweep.geoid
         let radius = Ellipsoid.wgs84.meanRadius(latitude: radians(eye.latitude))
@@ -329,7 +329,7 @@ extension Viewshed {
                     spans[row] = (0, -1)
                     let latitude = grid.latitude(row: r)
                     let phi = radians(latitude), sinPhi = sin(phi), cosPhi = cos(phi)
-                    let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+                    let n = Ellipsoid.wgs84.primeVerticalRadius(sinLatitude: sinPhi)
                     verticals[row] = (n, cosPhi, sinPhi)
                     // Columns that may lie within range: a generous local estimate of the distance
                     // (3 % and 200 m to spare), so that cells surely beyond it cost nothing.

@@ -102,7 +102,7 @@ struct WedgeSlopes: Sendable {
                         let ix = 1 / dx, iy = 1 / dy
                         let centreLatitude = radians(g.north - (Double(r + rEnd) / 2) * g.latitudeSpacing)
                         let sinPhi = sin(centreLatitude), cosPhi = cos(centreLatitude)
-                        let n = a / (1 - e2 * sinPhi * sinPhi).squareRoot()
+                        let n = Ellipsoid.wgs84.primeVerticalRadius(sinLatitude: sinPhi)
                         // Azimuths along the row from each block's neighbour (Bearing: a series
                         // where the turn is small, atan2 else).
                         var bearing = Bearing()

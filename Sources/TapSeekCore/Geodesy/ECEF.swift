@@ -43,7 +43,7 @@ extension Ellipsoid {
     public func geodetic(_ v: Vector3) -> GeodeticPosition { geodetic(v, longitudeByArctangent: false) }
 
     /// ``geodetic(_:)`` with the longitude from one `atan` (``longitude(y:x:)``) rather than
-    /// `atan2`: for the exact points of a located reading's rays (``RayPath``), two a segment, where glibc's
+    /// `atan2`: for the exact points of sightlines (``RayPath``), two a segment, where glibc's
     /// `atan2` was 180 of the conversion's 313 instructions. The longitude may differ from
     /// `atan2`'s by a few ulps of π (under 10⁻¹³°, 10 nm); the walk's choice of grid
     /// tolerates that much on a tile's edge (``RayPath/gridTolerance``).

@@ -67,10 +67,11 @@ struct RayPath {
     ///
     /// `longitudeByArctangent`: the exact points' longitudes from one `atan`
     /// (``Ellipsoid/geodeticOnRay(_:)``, 130 instructions fewer a point) rather than `atan2`,
-    /// for a located reading's rays (``SightlineMarch``); they may differ by a few ulps, which
-    /// moves answers by under 10⁻⁷ m. The viewshed, the panorama and aims keep `atan2`'s, so
-    /// that their output stays as it was to the bit (a viewshed's count of own sightlines moved
-    /// by 4 in 3 685 with the other).
+    /// for a located reading's rays (``SightlineMarch``), an aim's sightline (``TargetSight``)
+    /// and a viewshed cell's, which must stay the aim's; they may differ by a few ulps, which
+    /// moves answers by under 10⁻⁷ m (the six viewsheds of scripts/bench-terrains.sh stayed the
+    /// same to the bit, 1 % fewer instructions). Level rays, a viewshed's and a panorama's, keep
+    /// `atan2`'s: with the other, a viewshed's count of own sightlines moved by 4 in 3 685.
     init(eye: GeodeticPosition, direction enu: Vector3, geoid: Geoid, refraction: Double,
          segmentLength: Double = RayPath.sightlineSegment, frame: LocalFrame? = nil, longitudeByArctangent: Bool = false) {
         self.longitudeByArctangent = longitudeByArctangent

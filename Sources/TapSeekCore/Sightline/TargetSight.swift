@@ -71,7 +71,7 @@ public struct TargetSight: Sendable, Hashable {
     public func firstObstruction<T: TerrainGrids>(before limit: Double, geoid: Geoid, over terrain: inout T,
                                                   maximumTerrain: Double = SightlineMarch.highestTerrain) -> Obstruction? {
         guard limit > 0 else { return nil }
-        var path = RayPath(eye: eye, direction: direction, geoid: geoid, refraction: refraction)
+        var path = RayPath(eye: eye, direction: direction, geoid: geoid, refraction: refraction, longitudeByArctangent: true)
         var hit = FirstHit(maximumTerrain: maximumTerrain)
         _ = path.walk(from: 0, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
         // A ray that left a void below the terrain was stopped in it: blocked by the void's end.

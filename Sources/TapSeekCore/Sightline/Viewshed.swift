@@ -276,7 +276,8 @@ extension Viewshed {
         var undulations = RowUndulations(count: columns)
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
         var heights = RowTerrain(grid: grid)
-        var path = RayPath(eye: eye, direction: Vector3(0, 0, 1), geoid: geoid, refraction: sweep.refraction, frame: frame)
+        var path = RayPath(eye: eye, direction: Vector3(0, 0, 1), geoid: geoid, refraction: sweep.refraction, frame: frame,
+                           longitudeByArctangent: true)
         // A group of rows' cells: ground heights (NaN: none), ellipsoidal target heights and
         // whether a hidden block holds them; each row's columns within reach (first > last:
         // none) and its vertical's terms.

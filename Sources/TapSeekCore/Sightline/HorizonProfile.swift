@@ -150,14 +150,33 @@ struct HorizonProfile: Sendable {
     /// Walks the level ray at `azimuth` (degrees) from the eye to `range` slant metres.
     static func walk<T: TerrainGrids>(azimuth: Double, eye: GeodeticPosition, geoid: Geoid, refraction: Double, range: Double,
                                       over terrain: inout T) -> HorizonProfile {
+        var scratch: [Rise] = []
+        return walk(azimuth: azimuth, eye: eye, geoid: geoid, refraction: refraction, range: range, scratch: &scratch, over: &terrain)
+    }
+
+    /// ``walk(azimuth:eye:geoid:refraction:range:over:)``, the rises gathered in `scratch` (left
+    /// empty, its room kept) and copied out at their final count: a sweep's rays, walked one
+    /// after another with one scratch array, grow no array of their own. Over the sea every
+    /// cell is a rise, and each ray's array, grown by doubling, was copied a dozen times.
+    static func walk<T: TerrainGrids>(azimuth: Double, eye: GeodeticPosition, geoid: Geoid, refraction: Double, range: Double,
+                                      scratch: inout [Rise], over terrain: inout T) -> HorizonProfile {
         var path = RayPath(eye: eye, direction: ViewDirection(azimuth: azimuth, elevation: 0).enu, geoid: geoid,
                            refraction: refraction, segmentLength: RayPath.skylineSegment)
         let curvature = (1 - refraction) / (2 * path.radius)
         let search = SkylineSearch(eye: eye.height, curvature: curvature,
                                    maximumTerrain: SightlineMarch.highestTerrain, highestUndulation: SightlineMarch.highestUndulation)
-        var recorder = Recorder(search: search)
+        scratch.removeAll(keepingCapacity: true)
+        var recorder = Recorder(search: search, rises: scratch)
+        scratch = []
         let end = path.walk(from: 0, to: range, visitor: &recorder) { terrain.grid(containing: $0, longitude: $1) }
         var profile = recorder.profile
+        profile.rises = recorder.rises.withUnsafeBufferPointer { found in
+            [Rise](unsafeUninitializedCapacity: found.count) { rises, count in
+                _ = rises.initialize(fromContentsOf: found)
+                count = found.count
+            }
+        }
+        scratch = recorder.rises
         if range > 0, range.isFinite {
             let entries = max(2, min(Int(range / 100) + 2, 2 * profile.rises.count + 2))
             profile.entriesPerMetre = Double(entries - 1) / range
@@ -179,6 +198,8 @@ struct HorizonProfile: Sendable {
     /// The skyline search, keeping each crossing that raises its best.
     private struct Recorder: RayVisitor {
         var search: SkylineSearch
+        /// The rises found so far, in the caller's scratch array.
+        var rises: [Rise]
         var profile = HorizonProfile()
 
         var crossedVoid: Bool { search.crossedVoid }
@@ -202,7 +223,7 @@ struct HorizonProfile: Sendable {
             let span = cell.s1 - cell.s0, c = search.curvature
             let numerator = Quadratic(a: t.a - c * span * span, b: t.b + (cell.n1 - cell.n0) - 2 * c * cell.s0 * span,
                                       c: t.c + cell.n0 - search.eye - c * cell.s0 * cell.s0)
-            profile.rises.append(Rise(start: cell.s0, end: cell.s1, before: before, after: search.tangent, numerator: numerator))
+            rises.append(Rise(start: cell.s0, end: cell.s1, before: before, after: search.tangent, numerator: numerator))
             return false
         }
 

@@ -99,9 +99,10 @@ public struct Viewshed: Sendable {
     /// their rows of ``Sweep/Bands`` written into `bands`.
     static func profiles<T: TerrainGrids>(_ indices: Range<Int>, count: Int, eye: GeodeticPosition, geoid: Geoid, refraction: Double,
                                           range: Double, bands: Sweep.Bands, over terrain: inout T) -> [HorizonProfile] {
+        var scratch: [HorizonProfile.Rise] = []
         let profiles = indices.map {
             HorizonProfile.walk(azimuth: Double($0) * 360 / Double(count), eye: eye, geoid: geoid, refraction: refraction,
-                                range: profileRange(range), over: &terrain)
+                                range: profileRange(range), scratch: &scratch, over: &terrain)
         }
         bands.write(profiles, from: indices.lowerBound, range: profileRange(range))
         return profiles

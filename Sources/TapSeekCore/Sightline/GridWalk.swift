@@ -224,6 +224,7 @@ extension RayPath {
         var left: (row: Int, column: Int)?
         // Undulation at the start of the next cell, carried from the previous cell's exit.
         var undulation = (at: Double.nan, value: 0.0)
+        var geoidCell = Geoid.Cell()
         // Where the track runs one way along an axis over the whole stretch (nearly always: it
         // bends by millimetres per kilometre), a cell is left only through its side ahead.
         let rowHeading = row.heading(from: u, to: uEnd), columnHeading = column.heading(from: u, to: uEnd)
@@ -295,8 +296,8 @@ extension RayPath {
                                             lowestUndulation: segment.lowestUndulation, highestUndulation: segment.highestUndulation)
                     if visitor.mayMatter(cell) {
                         cell.ceiling = ceiling
-                        cell.n0 = undulation.at == v ? undulation.value : undulationAt(segment, v)
-                        cell.n1 = undulationAt(segment, vExit)
+                        cell.n0 = undulation.at == v ? undulation.value : undulationAt(segment, v, &geoidCell)
+                        cell.n1 = undulationAt(segment, vExit, &geoidCell)
                         undulation = (vExit, cell.n1)
                         if visitor.visit(cell) { return .stopped }
                     }
@@ -309,8 +310,9 @@ extension RayPath {
         } }
     }
 
-    /// The undulation under the ray at u along a segment, metres.
-    private func undulationAt(_ segment: RayPath.Segment, _ u: Double) -> Double {
-        geoid.undulation(latitude: segment.latitude(u), longitude: segment.longitude(u))
+    /// The undulation under the ray at u along a segment, metres, `cell` the geoid's cell looked
+    /// up last.
+    private func undulationAt(_ segment: RayPath.Segment, _ u: Double, _ cell: inout Geoid.Cell) -> Double {
+        geoid.undulation(latitude: segment.latitude(u), longitude: segment.longitude(u), cell: &cell)
     }
 }

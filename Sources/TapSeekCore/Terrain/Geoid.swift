@@ -112,6 +112,23 @@ public struct Geoid: Sendable {
     /// Inlinable: called across modules, from a caller's mutable state, the geoid (152 bytes)
     /// was copied to the stack for each look-up.
     @inlinable @inline(__always) public func undulation(latitude: Double, longitude: Double) -> Double {
+        var cell = Cell()
+        return undulation(latitude: latitude, longitude: longitude, cell: &cell)
+    }
+
+    /// The four posts of the geoid's cell looked up last (none at first): a walk's look-ups
+    /// along one ray stay in a 15′ cell for tens of kilometres.
+    @usableFromInline struct Cell {
+        @usableFromInline var row = -1, column = -1
+        @usableFromInline var top = 0.0, topRight = 0.0, bottom = 0.0, bottomRight = 0.0
+
+        @inlinable init() {}
+    }
+
+    /// ``undulation(latitude:longitude:)``, its four posts taken from `cell` when the point lies
+    /// in the cell looked up last (and kept there otherwise): the same arithmetic, so the same
+    /// bits, without the posts' reads and conversions.
+    @inlinable @inline(__always) func undulation(latitude: Double, longitude: Double, cell: inout Cell) -> Double {
         let g = grid
         let byRows = rowsPerDegree != 0
         let fr = min(max(byRows ? (g.north - latitude) * rowsPerDegree : (g.north - latitude) / g.latitudeSpacing, 0), Double(g.rows - 1))
@@ -125,16 +142,22 @@ public struct Geoid: Sendable {
             fc = min(max(fc, 0), Double(g.columns - 1))
         }
         let r = min(Int(fr), g.rows - 2), c = min(Int(fc), wraps ? g.columns - 1 : g.columns - 2)
-        let c1 = c + 1 == g.columns ? 0 : c + 1
-        let tr = fr - Double(r), tc = fc - Double(c)
-        return g.heights.withUnsafeBufferPointer { h in
-            let top = Double(h[r * g.columns + c]), topRight = Double(h[r * g.columns + c1])
-            let bottom = Double(h[(r + 1) * g.columns + c]), bottomRight = Double(h[(r + 1) * g.columns + c1])
-            let upper = top + (topRight - top) * tc
-            let lower = bottom + (bottomRight - bottom) * tc
-            let n = upper + (lower - upper) * tr
-            return n.isNaN ? 0 : n
+        if r != cell.row || c != cell.column {
+            let c1 = c + 1 == g.columns ? 0 : c + 1
+            g.heights.withUnsafeBufferPointer { h in
+                cell.top = Double(h[r * g.columns + c])
+                cell.topRight = Double(h[r * g.columns + c1])
+                cell.bottom = Double(h[(r + 1) * g.columns + c])
+                cell.bottomRight = Double(h[(r + 1) * g.columns + c1])
+            }
+            cell.row = r
+            cell.column = c
         }
+        let tr = fr - Double(r), tc = fc - Double(c)
+        let upper = cell.top + (cell.topRight - cell.top) * tc
+        let lower = cell.bottom + (cell.bottomRight - cell.bottom) * tc
+        let n = upper + (lower - upper) * tr
+        return n.isNaN ? 0 : n
     }
 
     /// Mean-sea-level height → ellipsoidal height at a point, metres.

@@ -21,8 +21,8 @@ struct HorizonProfileTests {
     }()
 
     /// ``HorizonProfile/horizon(at:)`` through its index says what counting the rises before d
-    /// one by one says: at random distances, at every rise's start and end and the doubles
-    /// either side of them, and beyond the walk.
+    /// one by one says: at random distances, at every rise's start and end and at every entry's
+    /// distance of the index, with the doubles either side of them, and beyond the walk.
     @Test(arguments: [0.0, 47.0, 133.0, 251.0, 300.0])
     func horizonThroughTheIndexIsTheRunningMaximum(azimuth: Double) {
         var terrain = Self.hills
@@ -37,6 +37,11 @@ struct HorizonProfileTests {
         var distances = (0..<2000).map { _ in Double.random(in: -100...21_000) } + [0, 20_000, 20_100, 1e9]
         for rise in profile.rises {
             for d in [rise.start, rise.end] { distances += [d.nextDown, d, d.nextUp] }
+        }
+        #expect(profile.startsBefore.count > 100)
+        for k in profile.startsBefore.indices {
+            let d = Double(k) / profile.entriesPerMetre
+            distances += [d.nextDown, d, d.nextUp]
         }
         for d in distances {
             let a = profile.horizon(at: d), b = counted(d)

@@ -56,8 +56,10 @@ struct HorizonProfile: Sendable {
     /// or +∞ when nothing beyond where it stopped could raise the horizon.
     private(set) var validity = Double.infinity
 
-    /// For distances k/``entriesPerMetre`` along the walk, how many rises start there or nearer:
-    /// where ``horizon(at:)`` begins its count of the rises before d, a step or two from it. A
+    /// For distances a hair short of k/``entriesPerMetre`` along the walk (10⁻⁶ of an entry's
+    /// spacing), how many rises start there or nearer: where ``horizon(at:)`` begins its count
+    /// of the rises before d, a step or two from it, and never past it (d·entriesPerMetre
+    /// rounds down to k only for a d beyond that distance, by far more than its rounding). A
     /// binary search for every look-up cost a viewshed's cells more than their arithmetic, in
     /// branches no processor predicts. An entry every 100 m, or fewer where few rises are (at
     /// most two per rise, so that the index never outgrows the rises themselves).
@@ -119,10 +121,9 @@ struct HorizonProfile: Sendable {
             var lo: Int
             let k = d * entriesPerMetre
             if k >= 0, k < Double(startsBefore.count) {
-                // Rises are in order of their start: from the entry's count, step to the rises
-                // before d (backwards only when rounding put the entry's distance past d).
+                // Rises are in order of their start: from the entry's count, step on to the
+                // rises before d (the entry's distance lies short of d).
                 lo = startsBefore.withUnsafeBufferPointer { Int($0[Int(k)]) }
-                while lo > 0, rises[lo - 1].start > d { lo -= 1 }
                 while lo < rises.count, rises[lo].start <= d { lo += 1 }
             } else {
                 lo = 0
@@ -183,7 +184,8 @@ struct HorizonProfile: Sendable {
             profile.startsBefore = [Int32](repeating: 0, count: entries)
             var i = 0
             for k in 0..<entries {
-                while i < profile.rises.count, profile.rises[i].start <= Double(k) / profile.entriesPerMetre { i += 1 }
+                let distance = (Double(k) - 1e-6) / profile.entriesPerMetre
+                while i < profile.rises.count, profile.rises[i].start <= distance { i += 1 }
                 profile.startsBefore[k] = Int32(i)
             }
         }

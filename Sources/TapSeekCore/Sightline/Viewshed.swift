@@ -460,10 +460,9 @@ extension Viewshed {
         if t < nearA.lower - la - margin { return .hidden }
         let nearB = profiles[b].horizonBounds(at: cut - slack)
         if t < nearB.lower - lb - margin { return .hidden }
-        if t > max(min(profiles[a].horizonBounds(at: far).upper + la, profiles[b].horizonBounds(at: far).upper + lb), sweep.nearBound) + margin {
-            return .visible
-        }
-        let farA = profiles[a].horizon(at: far), farB = profiles[b].horizon(at: far)
+        let atFarA = profiles[a].reading(at: far), atFarB = profiles[b].reading(at: far)
+        if t > max(min(atFarA.bounds.upper + la, atFarB.bounds.upper + lb), sweep.nearBound) + margin { return .visible }
+        let farA = atFarA.value, farB = atFarB.value
         let upper = max(min(farA + la, farB + lb), sweep.nearBound)
         if t > upper + margin { return .visible }
         // Not settled by the wedge's steepest slope: bound again band by band, with the slope

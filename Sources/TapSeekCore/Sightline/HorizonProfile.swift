@@ -78,7 +78,7 @@ struct HorizonProfile: Sendable {
 
     /// The horizon at one distance, its rise looked up once: for a viewshed's cell, which reads
     /// the bounds first and the closed form only where they settle nothing (looked up twice,
-    /// 1–2 % of a viewshed's instructions).
+    /// 0.6–1.6 % of a viewshed's instructions).
     struct Reading {
         /// The last rise starting at d or nearer (nil: none).
         let rise: Rise?

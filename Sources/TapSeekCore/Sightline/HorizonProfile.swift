@@ -173,8 +173,8 @@ struct HorizonProfile: Sendable {
         return walk(azimuth: azimuth, eye: eye, geoid: geoid, refraction: refraction, range: range, scratch: &scratch, over: &terrain)
     }
 
-    /// ``walk(azimuth:eye:geoid:refraction:range:over:)``, the rises gathered in `scratch` (left
-    /// empty, its room kept) and copied out at their final count: a sweep's rays, walked one
+    /// ``walk(azimuth:eye:geoid:refraction:range:over:)``, the rises gathered in `scratch` (emptied
+    /// first, its room kept) and copied out at their final count: a sweep's rays, walked one
     /// after another with one scratch array, grow no array of their own. Over the sea every
     /// cell is a rise, and each ray's array, grown by doubling, was copied a dozen times.
     static func walk<T: TerrainGrids>(azimuth: Double, eye: GeodeticPosition, geoid: Geoid, refraction: Double, range: Double,

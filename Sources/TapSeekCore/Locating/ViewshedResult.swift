@@ -48,11 +48,6 @@ extension Locator {
         let window = try viewshedWindow(around: observer, range: range, isDefaultRange: settings.range == nil, dem: dem, resolution: settings.resolution)
         let rows = window.rows, columns = window.columns
 
-        // The sweep's level rays, at least as close as the DEM's posts require.
-        let poleward = radians(min(89.9, abs(observer.latitude) + window.latitudeSpan))
-        let postSpacing = min(radians(dem.latitudeSpacing) * Ellipsoid.wgs84.meanRadius(latitude: radians(observer.latitude)),
-                              radians(dem.longitudeSpacing) * Ellipsoid.wgs84.semiMajorAxis * cos(poleward))
-        let count = Viewshed.radialCount(range: range, postSpacing: postSpacing)
         let catalog = self.catalog, geoid = self.geoid
         // The grid's values are taken out while the cells are judged, so that the threads write
         // into them alone; `empty` (its geometry, which is all the sweep reads) holds none.
@@ -63,42 +58,85 @@ extension Locator {
         whole.values = []
         let empty = whole
         let grids = demGrids(in: empty, terrain: &terrain)
-        // The wedges' slopes (a quarter of the level rays' work) are found while the level
-        // rays are walked, first, so that the rays' shares even out the threads' loads: small
-        // shares, 16 a job, so that the thread that measured the slopes is not left behind by
-        // a whole share.
-        let shares = jobs == 1 ? 1 : max(1, min(jobs * 16, count))
-        let parts = ViewshedParts<[HorizonProfile]>(count: shares)
-        let slopesPart = ViewshedParts<WedgeSlopes>(count: 1)
+
+        // The sweep's level rays, at least as close as the DEM's posts require; over terrain
+        // without voids (which could hide between rays wider apart) every other one first, and
+        // the rest only where a pilot finds they pay (Viewshed.walksFinest).
+        let poleward = radians(min(89.9, abs(observer.latitude) + window.latitudeSpan))
+        let postSpacing = min(radians(dem.latitudeSpacing) * Ellipsoid.wgs84.meanRadius(latitude: radians(observer.latitude)),
+                              radians(dem.longitudeSpacing) * Ellipsoid.wgs84.semiMajorAxis * cos(poleward))
+        let halving = !grids.contains { $0.voidFraction > 0 }
+        let finest = Viewshed.radialCount(range: range, postSpacing: postSpacing)
+        let count = halving ? (finest + 1) / 2 * 2 : finest
+        var radials = [HorizonProfile](repeating: HorizonProfile(), count: count)
         // Every ray's row of bands is written by the share that walks it.
         let bandCount = count * WedgeSlopes.bandCount
         var bandHorizons = [Double](unsafeUninitializedCapacity: bandCount) { _, written in written = bandCount }
         var bandCeilings = [Double](unsafeUninitializedCapacity: bandCount) { _, written in written = bandCount }
-        bandHorizons.withUnsafeMutableBufferPointer { horizons in
-            bandCeilings.withUnsafeMutableBufferPointer { ceilings in
-                let bands = Viewshed.Sweep.Bands(horizons: horizons, ceilings: ceilings)
-                Self.perform(shares + 1, jobs: jobs) { task in
-                    guard task > 0 else {
-                        slopesPart.store(0, WedgeSlopes.measure(of: grids, south: empty.latitude(row: rows - 1), north: empty.north, west: empty.west,
-                                                                east: empty.longitude(column: columns - 1), eye: eye, count: count,
-                                                                range: Viewshed.profileRange(range)))
-                        return
+        // Walks level rays `rays` into `radials`, and with `measuringSlopes` finds the wedges'
+        // slopes (a quarter of the level rays' work) meanwhile, first, so that the rays' shares
+        // even out the threads' loads: small shares, 16 a job, so that the thread that measured
+        // the slopes is not left behind by a whole share.
+        func walk(_ rays: [Int], measuringSlopes: Bool) -> WedgeSlopes? {
+            let shares = jobs == 1 ? 1 : max(1, min(jobs * 16, rays.count))
+            let parts = ViewshedParts<[HorizonProfile]>(count: shares)
+            let slopesPart = ViewshedParts<WedgeSlopes>(count: 1)
+            @Sendable func share(_ i: Int) -> Range<Int> { (i * rays.count / shares)..<((i + 1) * rays.count / shares) }
+            bandHorizons.withUnsafeMutableBufferPointer { horizons in
+                bandCeilings.withUnsafeMutableBufferPointer { ceilings in
+                    let bands = Viewshed.Sweep.Bands(horizons: horizons, ceilings: ceilings)
+                    Self.perform(shares + (measuringSlopes ? 1 : 0), jobs: jobs) { task in
+                        if measuringSlopes, task == 0 {
+                            slopesPart.store(0, WedgeSlopes.measure(of: grids, south: empty.latitude(row: rows - 1), north: empty.north,
+                                                                    west: empty.west, east: empty.longitude(column: columns - 1), eye: eye,
+                                                                    count: count, range: Viewshed.profileRange(range)))
+                            return
+                        }
+                        let i = measuringSlopes ? task - 1 : task
+                        var sampler = TerrainSampler(catalog: catalog)
+                        parts.store(i, Viewshed.profiles(rays[share(i)], count: count, eye: eye, geoid: geoid, refraction: settings.refraction,
+                                                         range: range, bands: bands, over: &sampler))
                     }
-                    let share = task - 1
-                    var sampler = TerrainSampler(catalog: catalog)
-                    parts.store(share, Viewshed.profiles((share * count / shares)..<((share + 1) * count / shares), count: count, eye: eye,
-                                                         geoid: geoid, refraction: settings.refraction, range: range, bands: bands,
-                                                         over: &sampler))
                 }
             }
+            for (i, part) in parts.all.enumerated() {
+                for (ray, profile) in zip(rays[share(i)], part ?? []) { radials[ray] = profile }
+            }
+            return slopesPart.all[0]
         }
-        let profiles = parts.all.flatMap { $0 ?? [] }
-        guard let slopes = slopesPart.all[0] else { preconditionFailure("the wedges' slopes are measured before the cells are judged") }
-        let sweep = Viewshed.Sweep(eye: eye, geoid: geoid, refraction: settings.refraction, targetHeight: settings.targetHeight,
-                                   range: range, profiles: profiles, bandHorizons: bandHorizons, bandCeilings: bandCeilings, wedgeSlopes: slopes,
-                                   eyeClearance: observer.altitude - Self.highestNear(observer, in: dem),
-                                   postSpacing: max(radians(dem.latitudeSpacing), radians(dem.longitudeSpacing)) * Ellipsoid.wgs84.semiMajorAxis)
-
+        guard let slopes = walk(Array(stride(from: 0, to: count, by: halving ? 2 : 1)), measuringSlopes: true) else {
+            preconditionFailure("the wedges' slopes are measured before the cells are judged")
+        }
+        let eyeClearance = observer.altitude - Self.highestNear(observer, in: dem)
+        let voidSpacing = max(radians(dem.latitudeSpacing), radians(dem.longitudeSpacing)) * Ellipsoid.wgs84.semiMajorAxis
+        // The sweep over every `spacing`-th level ray.
+        func sweepOf(every spacing: Int) -> Viewshed.Sweep {
+            let bands = WedgeSlopes.bandCount
+            let rays = stride(from: 0, to: count, by: spacing)
+            func rows(of table: [Double]) -> [Double] { spacing == 1 ? table : rays.flatMap { table[($0 * bands)..<(($0 + 1) * bands)] } }
+            return Viewshed.Sweep(eye: eye, geoid: geoid, refraction: settings.refraction, targetHeight: settings.targetHeight, range: range,
+                                  profiles: spacing == 1 ? radials : rays.map { radials[$0] }, bandHorizons: rows(of: bandHorizons),
+                                  bandCeilings: rows(of: bandCeilings), wedgeSlopes: slopes.coarsened(by: spacing),
+                                  eyeClearance: eyeClearance, postSpacing: voidSpacing)
+        }
+        var sweep = sweepOf(every: halving ? 2 : 1)
+        if halving {
+            let sample = Array(stride(from: Viewshed.pilotSpacing / 2, to: rows, by: Viewshed.pilotSpacing))
+            let counted = ViewshedParts<Int>(count: sample.count)
+            let coarse = sweep
+            Self.perform(sample.count, jobs: jobs) { i in
+                var sampler = TerrainSampler(catalog: catalog)
+                var scratch = [UInt8](repeating: ViewshedGrid.noData, count: columns)
+                counted.store(i, scratch.withUnsafeMutableBufferPointer {
+                    Viewshed.judge(rows: sample[i]..<(sample[i] + 1), of: empty, into: $0, sweep: coarse, countingOnly: true, over: &sampler)
+                })
+            }
+            let open = counted.all.reduce(0) { $0 + ($1 ?? 0) }
+            if Viewshed.walksFinest(open: open, sampled: sample.count, rows: rows, extraRays: count / 2) {
+                _ = walk(Array(stride(from: 1, to: count, by: 2)), measuringSlopes: false)
+                sweep = sweepOf(every: 1)
+            }
+        }
         // Rows in blocks, many per job so that the slower rows near the eye are shared out.
         let blocks = max(1, min(rows, jobs * 16))
         let judged = ViewshedParts<Int>(count: blocks)
@@ -108,13 +146,14 @@ extension Locator {
         @Sendable func split(_ i: Int) -> Int {
             i == blocks ? rows : min(rows, (i * rows / blocks + ViewshedBlock.side / 2) / ViewshedBlock.side * ViewshedBlock.side)
         }
+        let final = sweep, profiles = sweep.profiles
         values.withUnsafeMutableBufferPointer { buffer in
             let storage = GridStorage(values: buffer)
             Self.perform(blocks, jobs: jobs) { block in
                 var sampler = TerrainSampler(catalog: catalog)
                 let share = split(block)..<split(block + 1)
                 let cells = UnsafeMutableBufferPointer(rebasing: storage.values[(share.lowerBound * columns)..<(share.upperBound * columns)])
-                judged.store(block, Viewshed.judge(rows: share, of: empty, into: cells, sweep: sweep, over: &sampler))
+                judged.store(block, Viewshed.judge(rows: share, of: empty, into: cells, sweep: final, over: &sampler))
                 let finished = done.withLock { $0 += share.count; return $0 }
                 progress?(finished, rows)
             }
@@ -131,7 +170,7 @@ extension Locator {
         }
         if let warning = Self.nearGroundWarning(profiles, range: range) { warnings.append(warning) }
         if let warning = Self.filledWarning(grids, around: observer, range: range, window: empty) { warnings.append(warning) }
-        let viewshed = Viewshed(eye: eye, settings: settings, range: range, grid: grid, radials: count, exactCells: exact,
+        let viewshed = Viewshed(eye: eye, settings: settings, range: range, grid: grid, radials: profiles.count, exactCells: exact,
                                 crossedVoid: crossedVoid)
         return ViewshedResult(observer: observer, viewshed: viewshed, warnings: warnings)
     }

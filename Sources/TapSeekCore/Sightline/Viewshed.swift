@@ -73,6 +73,8 @@ public struct Viewshed: Sendable {
     /// ``radialCount(range:postSpacing:)``). More make the bounds tighter, but cost more than the
     /// own sightlines they spare: 633 M instructions at 0.6 against 671 M at 1 and 735 M at 2 on
     /// the 30 km benchmark (scripts/bench-viewshed.sh, under callgrind, before the row look-ups).
+    /// Fewer pay on some terrain: over terrain without voids a sweep walks every other ray of
+    /// these first and the rest only where they pay (``walksFinest(open:sampled:rows:extraRays:)``).
     static let radialDensity = 0.6
 
     public init(eye: GeodeticPosition, settings: Settings, range: Double, grid: ViewshedGrid, radials: Int, exactCells: Int,
@@ -95,17 +97,39 @@ public struct Viewshed: Sendable {
         return max(360, Int((2 * .pi * perRadian).rounded(.up)))
     }
 
-    /// The radial horizons of a sweep, for level rays `indices` of `count` (azimuth i·360°/count),
-    /// their rows of ``Sweep/Bands`` written into `bands`.
-    static func profiles<T: TerrainGrids>(_ indices: Range<Int>, count: Int, eye: GeodeticPosition, geoid: Geoid, refraction: Double,
+    /// Whether a sweep over void-free terrain walks the finest spacing of level rays
+    /// (``radialCount(range:postSpacing:)``) rather than every other ray of it, judged by a pilot
+    /// that bounded every ``pilotSpacing``-th of its `rows` rows (`sampled` of them) with every
+    /// other ray and left `open` cells open. The finest spacing walks `extraRays` more rays,
+    /// each costing about ``sightlinesPerRay`` own sightlines, and settles about
+    /// ``settledByHalving`` of the open cells: it pays where many cells stay open, seen from a
+    /// summit along grazing ridges; over a valley, the Khumbu or the sea the half pays.
+    static func walksFinest(open: Int, sampled: Int, rows: Int, extraRays: Int) -> Bool {
+        guard sampled > 0 else { return true }
+        return Double(open) * Double(rows) / Double(sampled) * settledByHalving > Double(extraRays) * sightlinesPerRay
+    }
+    /// Rows between those the pilot of ``walksFinest(open:sampled:rows:extraRays:)`` bounds: 1 in
+    /// 64 costs 1 % of a summit's viewshed (a row's set-up included).
+    static let pilotSpacing = 64
+    /// A level ray's walk over an own sightline's, in instructions: 96 000 over 7 400 on the
+    /// summit of scripts/bench-terrains.sh (callgrind, 30 km).
+    static let sightlinesPerRay = 13.0
+    /// The share of the cells a sweep of every other ray leaves open that the finest settles:
+    /// 0.43–0.46 over the summit, the valley, the Khumbu and the coast of scripts/bench-terrains.sh
+    /// (0.23 over the plain, whose voids keep it at the finest).
+    static let settledByHalving = 0.45
+
+    /// The radial horizons of level rays `rays` of a sweep of `count` (ray i at azimuth
+    /// i·360°/count), their rows of ``Sweep/Bands`` written into `bands`.
+    static func profiles<T: TerrainGrids>(_ rays: ArraySlice<Int>, count: Int, eye: GeodeticPosition, geoid: Geoid, refraction: Double,
                                           range: Double, bands: Sweep.Bands, over terrain: inout T) -> [HorizonProfile] {
         var scratch: [HorizonProfile.Rise] = []
-        let profiles = indices.map {
-            HorizonProfile.walk(azimuth: Double($0) * 360 / Double(count), eye: eye, geoid: geoid, refraction: refraction,
-                                range: profileRange(range), scratch: &scratch, over: &terrain)
+        return rays.map { i in
+            let profile = HorizonProfile.walk(azimuth: Double(i) * 360 / Double(count), eye: eye, geoid: geoid, refraction: refraction,
+                                              range: profileRange(range), scratch: &scratch, over: &terrain)
+            bands.write(profile, row: i, range: profileRange(range))
+            return profile
         }
-        bands.write(profiles, from: indices.lowerBound, range: profileRange(range))
-        return profiles
     }
 
     /// How far the level rays are walked: a little beyond the range, as a cell's distance along
@@ -159,18 +183,15 @@ extension Viewshed {
             let horizons: UnsafeMutableBufferPointer<Double>
             let ceilings: UnsafeMutableBufferPointer<Double>
 
-            /// Writes the rows of `profiles`, the rays from `first` on.
-            func write(_ profiles: [HorizonProfile], from first: Int, range: Double) {
-                let bands = WedgeSlopes.bandCount, bandLength = WedgeSlopes.bandLength(range: range)
-                for (i, profile) in profiles.enumerated() {
-                    let row = (first + i) * bands
-                    var ceiling = -Double.infinity
-                    for k in 0..<bands {
-                        let horizon = profile.horizon(at: Double(k + 1) * bandLength)
-                        horizons[row + k] = horizon
-                        ceiling = max(horizon, ceiling)
-                        ceilings[row + k] = ceiling
-                    }
+            /// Writes the row of level ray `row`.
+            func write(_ profile: HorizonProfile, row: Int, range: Double) {
+                let bands = WedgeSlopes.bandCount, bandLength = WedgeSlopes.bandLength(range: range), start = row * bands
+                var ceiling = -Double.infinity
+                for k in 0..<bands {
+                    let horizon = profile.horizon(at: Double(k + 1) * bandLength)
+                    horizons[start + k] = horizon
+                    ceiling = max(horizon, ceiling)
+                    ceilings[start + k] = ceiling
                 }
             }
         }
@@ -255,8 +276,10 @@ extension Viewshed {
     /// no cell is judged; says how many cells needed their own sightline. The threads' shares
     /// write their rows straight into the grid's storage: an array per share, joined after, cost
     /// two more passes over the grid and its pages.
+    ///
+    /// `countingOnly`: the cells left open are counted, not judged (their values stay).
     static func judge<T: TerrainGrids>(rows: Range<Int>, of grid: ViewshedGrid, into values: UnsafeMutableBufferPointer<UInt8>,
-                                       sweep: Sweep, over terrain: inout T) -> Int {
+                                       sweep: Sweep, countingOnly: Bool = false, over terrain: inout T) -> Int {
         let columns = grid.columns
         precondition(values.count == rows.count * columns, "a value for every cell of the rows")
         var exact = 0
@@ -388,6 +411,9 @@ extension Viewshed {
                                      profiles: profiles, radius: radius, curvature: curvature, k: k, step: step, count: count) {
                         case .visible: visible = true
                         case .hidden: visible = false
+                        case .open where countingOnly:
+                            exact += 1
+                            continue
                         case .open(let clear):
                             exact += 1
                             // aim's own target height, with the geoid looked up at the point itself.
@@ -421,10 +447,10 @@ extension Viewshed {
     /// Whether the radial horizons around a cell settle it, and if not, how far its sightline
     /// is surely clear. `v` is the target in the eye's ENU frame, x its horizontal distance, h its
     /// ellipsoidal height.
-    @inline(__always)
     ///
     /// The level rays are read in place through `profiles` (the sweep's): a copy of a profile
     /// per cell would retain and release its array of rises, two atomic operations a cell.
+    @inline(__always)
     private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep, tables: Sweep.Tables,
                                profiles: UnsafeBufferPointer<HorizonProfile>, radius: Double, curvature: Double,
                                k: Double, step: Double, count: Int) -> Judgement {

@@ -194,3 +194,17 @@ struct WedgeSlopes: Sendable {
         return WedgeSlopes(wedges: count, bands: bands, bandLength: bandLength, values: slopes)
     }
 }
+
+extension WedgeSlopes {
+    /// The slopes of the wedges that every `stride` of these make together: in each band, the
+    /// steepest of theirs.
+    func coarsened(by stride: Int) -> WedgeSlopes {
+        precondition(stride >= 1 && wedges % stride == 0, "whole wedges")
+        guard stride > 1 else { return self }
+        var coarse = [Double](repeating: 0, count: wedges / stride * bands)
+        for w in 0..<wedges {
+            for k in 0..<bands { coarse[w / stride * bands + k] = max(coarse[w / stride * bands + k], values[w * bands + k]) }
+        }
+        return WedgeSlopes(wedges: wedges / stride, bands: bands, bandLength: bandLength, values: coarse)
+    }
+}

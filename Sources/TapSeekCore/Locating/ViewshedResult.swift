@@ -120,6 +120,7 @@ extension Locator {
                                   eyeClearance: eyeClearance, postSpacing: voidSpacing)
         }
         var sweep = sweepOf(every: halving ? 2 : 1)
+        let angles = Viewshed.ColumnAngles(of: empty)
         if halving {
             let sample = Array(stride(from: Viewshed.pilotSpacing / 2, to: rows, by: Viewshed.pilotSpacing))
             let counted = ViewshedParts<Int>(count: sample.count)
@@ -128,7 +129,8 @@ extension Locator {
                 var sampler = TerrainSampler(catalog: catalog)
                 var scratch = [UInt8](repeating: ViewshedGrid.noData, count: columns)
                 counted.store(i, scratch.withUnsafeMutableBufferPointer {
-                    Viewshed.judge(rows: sample[i]..<(sample[i] + 1), of: empty, into: $0, sweep: coarse, countingOnly: true, over: &sampler)
+                    Viewshed.judge(rows: sample[i]..<(sample[i] + 1), of: empty, angles: angles, into: $0, sweep: coarse, countingOnly: true,
+                                   over: &sampler)
                 })
             }
             let open = counted.all.reduce(0) { $0 + ($1 ?? 0) }
@@ -153,7 +155,7 @@ extension Locator {
                 var sampler = TerrainSampler(catalog: catalog)
                 let share = split(block)..<split(block + 1)
                 let cells = UnsafeMutableBufferPointer(rebasing: storage.values[(share.lowerBound * columns)..<(share.upperBound * columns)])
-                judged.store(block, Viewshed.judge(rows: share, of: empty, into: cells, sweep: final, over: &sampler))
+                judged.store(block, Viewshed.judge(rows: share, of: empty, angles: angles, into: cells, sweep: final, over: &sampler))
                 let finished = done.withLock { $0 += share.count; return $0 }
                 progress?(finished, rows)
             }

@@ -278,7 +278,7 @@ extension Viewshed {
     /// two more passes over the grid and its pages.
     ///
     /// `countingOnly`: the cells left open are counted, not judged (their values stay).
-    static func judge<T: TerrainGrids>(rows: Range<Int>, of grid: ViewshedGrid, into values: UnsafeMutableBufferPointer<UInt8>,
+    static func judge<T: TerrainGrids>(rows: Range<Int>, of grid: ViewshedGrid, angles: ColumnAngles, into values: UnsafeMutableBufferPointer<UInt8>,
                                        sweep: Sweep, countingOnly: Bool = false, over terrain: inout T) -> Int {
         let columns = grid.columns
         precondition(values.count == rows.count * columns, "a value for every cell of the rows")
@@ -291,12 +291,8 @@ extension Viewshed {
         let count = sweep.profiles.count
         let step = 2 * Double.pi / Double(count)
         // Each column's cosine and sine of longitude, read through pointers (no bounds checks).
-        let cosines = UnsafeMutablePointer<Double>.allocate(capacity: 2 * columns), sines = cosines + columns
-        defer { cosines.deallocate() }
-        for c in 0..<columns {
-            cosines[c] = cos(radians(grid.longitude(column: c)))
-            sines[c] = sin(radians(grid.longitude(column: c)))
-        }
+        precondition(angles.count == columns, "an angle for every column")
+        let cosines = angles.cosines, sines = angles.sines
         var undulations = RowUndulations(count: columns)
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
         var heights = RowTerrain(grid: grid)
@@ -434,6 +430,27 @@ extension Viewshed {
         }
         }
         return exact
+    }
+
+    /// The cosine and sine of the longitude of each column of a grid, found once for all the
+    /// shares of its rows (each share found them again: two thousand calls of `sin` and `cos`
+    /// apiece on the summit's window). Read in place: each cell reads them.
+    final class ColumnAngles: @unchecked Sendable {
+        let count: Int
+        let cosines: UnsafeMutablePointer<Double>
+        let sines: UnsafeMutablePointer<Double>
+
+        init(of grid: ViewshedGrid) {
+            count = grid.columns
+            cosines = .allocate(capacity: 2 * count)
+            sines = cosines + count
+            for c in 0..<count {
+                cosines[c] = cos(radians(grid.longitude(column: c)))
+                sines[c] = sin(radians(grid.longitude(column: c)))
+            }
+        }
+
+        deinit { cosines.deallocate() }
     }
 
     /// What the radial horizons say of a cell.

@@ -201,9 +201,18 @@ extension WedgeSlopes {
     func coarsened(by stride: Int) -> WedgeSlopes {
         precondition(stride >= 1 && wedges % stride == 0, "whole wedges")
         guard stride > 1 else { return self }
-        var coarse = [Double](repeating: 0, count: wedges / stride * bands)
-        for w in 0..<wedges {
-            for k in 0..<bands { coarse[w / stride * bands + k] = max(coarse[w / stride * bands + k], values[w * bands + k]) }
+        let coarse = [Double](unsafeUninitializedCapacity: wedges / stride * bands) { coarse, written in
+            values.withUnsafeBufferPointer { fine in
+                for w in 0..<(wedges / stride) {
+                    let row = w * bands, first = w * stride * bands
+                    for k in 0..<bands {
+                        var steepest = fine[first + k]
+                        for j in 1..<stride { steepest = max(steepest, fine[first + j * bands + k]) }
+                        coarse[row + k] = steepest
+                    }
+                }
+            }
+            written = wedges / stride * bands
         }
         return WedgeSlopes(wedges: wedges / stride, bands: bands, bandLength: bandLength, values: coarse)
     }

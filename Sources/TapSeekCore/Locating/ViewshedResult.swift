@@ -73,71 +73,71 @@ extension Locator {
         let bandCount = count * WedgeSlopes.bandCount
         var bandHorizons = [Double](unsafeUninitializedCapacity: bandCount) { _, written in written = bandCount }
         var bandCeilings = [Double](unsafeUninitializedCapacity: bandCount) { _, written in written = bandCount }
-        // Walks level rays `rays` into `radials`, and with `measuringSlopes` finds the wedges'
-        // slopes (a quarter of the level rays' work) meanwhile, first, so that the rays' shares
-        // even out the threads' loads: small shares, 16 a job, so that the thread that measured
-        // the slopes is not left behind by a whole share.
-        func walk(_ rays: [Int], measuringSlopes: Bool) -> WedgeSlopes? {
+        // Walks level rays `rays` into `radials` while `goesOn` says so (asked before each ray),
+        // with `alongside` run meanwhile, first (on its own thread when there are several): small
+        // shares, 16 a job, so that the thread that ran it is not left behind by a whole share.
+        func walk(_ rays: [Int], alongside: @escaping @Sendable (Viewshed.Sweep.Bands) -> Void,
+                  while goesOn: @escaping @Sendable () -> Bool = { true }) {
             let shares = jobs == 1 ? 1 : max(1, min(jobs * 16, rays.count))
             let parts = ViewshedParts<[HorizonProfile]>(count: shares)
-            let slopesPart = ViewshedParts<WedgeSlopes>(count: 1)
             @Sendable func share(_ i: Int) -> Range<Int> { (i * rays.count / shares)..<((i + 1) * rays.count / shares) }
             bandHorizons.withUnsafeMutableBufferPointer { horizons in
                 bandCeilings.withUnsafeMutableBufferPointer { ceilings in
                     let bands = Viewshed.Sweep.Bands(horizons: horizons, ceilings: ceilings)
-                    Self.perform(shares + (measuringSlopes ? 1 : 0), jobs: jobs) { task in
-                        if measuringSlopes, task == 0 {
-                            slopesPart.store(0, WedgeSlopes.measure(of: grids, south: empty.latitude(row: rows - 1), north: empty.north,
-                                                                    west: empty.west, east: empty.longitude(column: columns - 1), eye: eye,
-                                                                    count: count, range: Viewshed.profileRange(range)))
-                            return
-                        }
-                        let i = measuringSlopes ? task - 1 : task
+                    Self.perform(shares + 1, jobs: jobs) { task in
+                        guard task > 0 else { return alongside(bands) }
                         var sampler = TerrainSampler(catalog: catalog)
-                        parts.store(i, Viewshed.profiles(rays[share(i)], count: count, eye: eye, geoid: geoid, refraction: settings.refraction,
-                                                         range: range, bands: bands, over: &sampler))
+                        parts.store(task - 1, Viewshed.profiles(rays[share(task - 1)], count: count, eye: eye, geoid: geoid,
+                                                                refraction: settings.refraction, range: range, bands: bands, while: goesOn,
+                                                                over: &sampler))
                     }
                 }
             }
             for (i, part) in parts.all.enumerated() {
                 for (ray, profile) in zip(rays[share(i)], part ?? []) { radials[ray] = profile }
             }
-            return slopesPart.all[0]
         }
-        guard let slopes = walk(Array(stride(from: 0, to: count, by: halving ? 2 : 1)), measuringSlopes: true) else {
-            preconditionFailure("the wedges' slopes are measured before the cells are judged")
+        // The wedges' slopes (a quarter of the level rays' work) are measured while the rays are
+        // walked.
+        let slopesPart = ViewshedParts<WedgeSlopes>(count: 1)
+        walk(Array(stride(from: 0, to: count, by: halving ? 2 : 1))) { _ in
+            slopesPart.store(0, WedgeSlopes.measure(of: grids, south: empty.latitude(row: rows - 1), north: empty.north, west: empty.west,
+                                                    east: empty.longitude(column: columns - 1), eye: eye, count: count,
+                                                    range: Viewshed.profileRange(range)))
         }
+        guard let slopes = slopesPart.all[0] else { preconditionFailure("the wedges' slopes are measured before the cells are judged") }
         let eyeClearance = observer.altitude - Self.highestNear(observer, in: dem)
         let voidSpacing = max(radians(dem.latitudeSpacing), radians(dem.longitudeSpacing)) * Ellipsoid.wgs84.semiMajorAxis
-        // The sweep over every `spacing`-th level ray.
-        func sweepOf(every spacing: Int) -> Viewshed.Sweep {
-            let bands = WedgeSlopes.bandCount
-            let rays = stride(from: 0, to: count, by: spacing)
-            func rows(of table: [Double]) -> [Double] { spacing == 1 ? table : rays.flatMap { table[($0 * bands)..<(($0 + 1) * bands)] } }
-            return Viewshed.Sweep(eye: eye, geoid: geoid, refraction: settings.refraction, targetHeight: settings.targetHeight, range: range,
-                                  profiles: spacing == 1 ? radials : rays.map { radials[$0] }, bandHorizons: rows(of: bandHorizons),
-                                  bandCeilings: rows(of: bandCeilings), wedgeSlopes: slopes.coarsened(by: spacing),
-                                  eyeClearance: eyeClearance, postSpacing: voidSpacing)
+        // The sweep over every `spacing`-th level ray, from their profiles and rows of bands.
+        @Sendable func sweep(every spacing: Int, profiles: [HorizonProfile], horizons: [Double], ceilings: [Double]) -> Viewshed.Sweep {
+            Viewshed.Sweep(eye: eye, geoid: geoid, refraction: settings.refraction, targetHeight: settings.targetHeight, range: range,
+                           profiles: profiles, bandHorizons: horizons, bandCeilings: ceilings, wedgeSlopes: slopes.coarsened(by: spacing),
+                           eyeClearance: eyeClearance, postSpacing: voidSpacing)
         }
-        var sweep = sweepOf(every: halving ? 2 : 1)
         let angles = Viewshed.ColumnAngles(of: empty)
+        var coarse: Viewshed.Sweep?
         if halving {
+            // The pilot bounds its rows with every other ray while the rest are walked, on the
+            // chance that they pay; they stop once it finds they do not.
             let sample = Array(stride(from: Viewshed.pilotSpacing / 2, to: rows, by: Viewshed.pilotSpacing))
-            let counted = ViewshedParts<Int>(count: sample.count)
-            let coarse = sweep
-            Self.perform(sample.count, jobs: jobs) { i in
+            let even = Array(stride(from: 0, to: count, by: 2)), profiles = even.map { radials[$0] }
+            let decided = Locked<Bool?>(nil)
+            let coarsePart = ViewshedParts<Viewshed.Sweep>(count: 1)
+            walk(Array(stride(from: 1, to: count, by: 2)), alongside: { bands in
+                let (horizons, ceilings) = bands.rows(even)
+                let coarse = sweep(every: 2, profiles: profiles, horizons: horizons, ceilings: ceilings)
                 var sampler = TerrainSampler(catalog: catalog)
                 var scratch = [UInt8](repeating: ViewshedGrid.noData, count: columns)
-                counted.store(i, scratch.withUnsafeMutableBufferPointer {
-                    Viewshed.judge(rows: sample[i]..<(sample[i] + 1), of: empty, angles: angles, into: $0, sweep: coarse, countingOnly: true,
-                                   over: &sampler)
-                })
-            }
-            let open = counted.all.reduce(0) { $0 + ($1 ?? 0) }
-            if Viewshed.walksFinest(open: open, sampled: sample.count, rows: rows, extraRays: count / 2) {
-                _ = walk(Array(stride(from: 1, to: count, by: 2)), measuringSlopes: false)
-                sweep = sweepOf(every: 1)
-            }
+                let open = scratch.withUnsafeMutableBufferPointer { values in
+                    sample.reduce(0) {
+                        $0 + Viewshed.judge(rows: $1..<($1 + 1), of: empty, angles: angles, into: values, sweep: coarse, countingOnly: true,
+                                            over: &sampler)
+                    }
+                }
+                coarsePart.store(0, coarse)
+                decided.withLock { $0 = Viewshed.walksFinest(open: open, sampled: sample.count, rows: rows, extraRays: count / 2) }
+            }, while: { decided.withLock { $0 } != false })
+            if decided.withLock({ $0 }) == false { coarse = coarsePart.all[0] }
         }
         // Rows in blocks, many per job so that the slower rows near the eye are shared out.
         let blocks = max(1, min(rows, jobs * 16))
@@ -148,7 +148,8 @@ extension Locator {
         @Sendable func split(_ i: Int) -> Int {
             i == blocks ? rows : min(rows, (i * rows / blocks + ViewshedBlock.side / 2) / ViewshedBlock.side * ViewshedBlock.side)
         }
-        let final = sweep, profiles = sweep.profiles
+        let final = coarse ?? sweep(every: 1, profiles: radials, horizons: bandHorizons, ceilings: bandCeilings)
+        let profiles = final.profiles
         values.withUnsafeMutableBufferPointer { buffer in
             let storage = GridStorage(values: buffer)
             Self.perform(blocks, jobs: jobs) { block in

@@ -120,16 +120,22 @@ public struct Viewshed: Sendable {
     static let settledByHalving = 0.45
 
     /// The radial horizons of level rays `rays` of a sweep of `count` (ray i at azimuth
-    /// i·360°/count), their rows of ``Sweep/Bands`` written into `bands`.
+    /// i·360°/count), their rows of ``Sweep/Bands`` written into `bands`: of the first rays, up to
+    /// the first before which `goesOn` says no.
     static func profiles<T: TerrainGrids>(_ rays: ArraySlice<Int>, count: Int, eye: GeodeticPosition, geoid: Geoid, refraction: Double,
-                                          range: Double, bands: Sweep.Bands, over terrain: inout T) -> [HorizonProfile] {
+                                          range: Double, bands: Sweep.Bands, while goesOn: () -> Bool = { true },
+                                          over terrain: inout T) -> [HorizonProfile] {
         var scratch: [HorizonProfile.Rise] = []
-        return rays.map { i in
+        var profiles: [HorizonProfile] = []
+        profiles.reserveCapacity(rays.count)
+        for i in rays {
+            guard goesOn() else { break }
             let profile = HorizonProfile.walk(azimuth: Double(i) * 360 / Double(count), eye: eye, geoid: geoid, refraction: refraction,
                                               range: profileRange(range), scratch: &scratch, over: &terrain)
             bands.write(profile, row: i, range: profileRange(range))
-            return profile
+            profiles.append(profile)
         }
+        return profiles
     }
 
     /// How far the level rays are walked: a little beyond the range, as a cell's distance along
@@ -182,6 +188,20 @@ extension Viewshed {
         struct Bands: @unchecked Sendable {
             let horizons: UnsafeMutableBufferPointer<Double>
             let ceilings: UnsafeMutableBufferPointer<Double>
+
+            /// The rows of level rays `rays`, one after another: horizons and ceilings.
+            func rows(_ rays: [Int]) -> (horizons: [Double], ceilings: [Double]) {
+                let bands = WedgeSlopes.bandCount
+                func rows(of table: UnsafeMutableBufferPointer<Double>) -> [Double] {
+                    [Double](unsafeUninitializedCapacity: rays.count * bands) { copy, written in
+                        for (i, ray) in rays.enumerated() {
+                            for k in 0..<bands { copy[i * bands + k] = table[ray * bands + k] }
+                        }
+                        written = rays.count * bands
+                    }
+                }
+                return (rows(of: horizons), rows(of: ceilings))
+            }
 
             /// Writes the row of level ray `row`.
             func write(_ profile: HorizonProfile, row: Int, range: Double) {

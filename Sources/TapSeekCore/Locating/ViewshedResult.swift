@@ -68,6 +68,8 @@ extension Locator {
         let halving = !grids.contains { $0.voidFraction > 0 }
         let finest = Viewshed.radialCount(range: range, postSpacing: postSpacing)
         let count = halving ? (finest + 1) / 2 * 2 : finest
+        // Each ray's profile, by its index; a ray never walked keeps an empty one, which no
+        // sweep holds.
         var radials = [HorizonProfile](repeating: HorizonProfile(), count: count)
         // Every ray's row of bands is written by the share that walks it.
         let bandCount = count * WedgeSlopes.bandCount

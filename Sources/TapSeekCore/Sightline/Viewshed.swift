@@ -109,7 +109,7 @@ public struct Viewshed: Sendable {
         return Double(open) * Double(rows) / Double(sampled) * settledByHalving > Double(extraRays) * sightlinesPerRay
     }
     /// Rows between those the pilot of ``walksFinest(open:sampled:rows:extraRays:)`` bounds: 1 in
-    /// 64 costs 1 % of a summit's viewshed (a row's set-up included).
+    /// 64 costs 0.7 % of a summit's viewshed (a row's set-up included).
     static let pilotSpacing = 64
     /// A level ray's walk over an own sightline's, in instructions: 96 000 over 7 400 on the
     /// summit of scripts/bench-terrains.sh (callgrind, 30 km).

@@ -27,8 +27,9 @@ struct HorizonProfileTests {
     func horizonThroughTheIndexIsTheRunningMaximum(azimuth: Double) {
         var terrain = Self.hills
         let eye = GeodeticPosition(latitude: 30.0, longitude: 10.25, height: 900)
+        var scratch: [HorizonProfile.Rise] = []
         let profile = HorizonProfile.walk(azimuth: azimuth, eye: eye, geoid: Self.flatGeoid, refraction: 0.13, range: 20_000,
-                                          over: &terrain)
+                                          scratch: &scratch, over: &terrain)
         #expect(profile.rises.count > 5)
         func counted(_ d: Double) -> Double {
             guard let rise = profile.rises.last(where: { $0.start <= d }) else { return -.infinity }

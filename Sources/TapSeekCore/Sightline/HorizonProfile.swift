@@ -166,17 +166,11 @@ struct HorizonProfile: Sendable {
         return lo < rises.count ? rises[lo].start : .infinity
     }
 
-    /// Walks the level ray at `azimuth` (degrees) from the eye to `range` slant metres.
-    static func walk<T: TerrainGrids>(azimuth: Double, eye: GeodeticPosition, geoid: Geoid, refraction: Double, range: Double,
-                                      over terrain: inout T) -> HorizonProfile {
-        var scratch: [Rise] = []
-        return walk(azimuth: azimuth, eye: eye, geoid: geoid, refraction: refraction, range: range, scratch: &scratch, over: &terrain)
-    }
-
-    /// ``walk(azimuth:eye:geoid:refraction:range:over:)``, the rises gathered in `scratch` (emptied
-    /// first, its room kept) and copied out at their final count: a sweep's rays, walked one
-    /// after another with one scratch array, grow no array of their own. Over the sea every
-    /// cell is a rise, and each ray's array, grown by doubling, was copied a dozen times.
+    /// Walks the level ray at `azimuth` (degrees) from the eye to `range` slant metres, the rises
+    /// gathered in `scratch` (emptied first, its room kept) and copied out at their final count:
+    /// a sweep's rays, walked one after another with one scratch array, grow no array of their
+    /// own. Over the sea every cell is a rise, and each ray's array, grown by doubling, was
+    /// copied a dozen times.
     static func walk<T: TerrainGrids>(azimuth: Double, eye: GeodeticPosition, geoid: Geoid, refraction: Double, range: Double,
                                       scratch: inout [Rise], over terrain: inout T) -> HorizonProfile {
         var path = RayPath(eye: eye, direction: ViewDirection(azimuth: azimuth, elevation: 0).enu, geoid: geoid,

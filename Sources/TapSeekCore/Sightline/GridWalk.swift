@@ -140,9 +140,12 @@ extension RayPath {
     /// block it climbs a level when the track leaves that block's parent, and keeps its level
     /// from one segment to the next. Tiles are left and entered as the track crosses them.
     ///
-    /// `gridContaining` answers the grid holding a point (``TerrainGrids/grid(containing:longitude:)``):
-    /// a closure rather than a generic terrain, so that the walk is specialised for its visitor
-    /// wherever the terrain's type is generic.
+    /// `withGrid` calls its third argument with the grid holding a point, read in place, and
+    /// answers what that returned; nil when no grid holds the point
+    /// (``TerrainGrids/withGrid(containing:longitude:_:)``): a closure rather than a generic
+    /// terrain, so that the walk is specialised for its visitor wherever the terrain's type is
+    /// generic. Read in place, a grid is not copied: a copy retains and releases its buffers,
+    /// about 460 instructions that each of a viewshed's own sightlines paid at every segment.
     ///
     /// `keepsGrid`: the terrain answers the grid it answered last while that grid holds the
     /// point (``TerrainGrids/answersLastGridFirst``) and nothing else asks it during the walk;
@@ -153,7 +156,8 @@ extension RayPath {
     /// that ends on the terrain, a viewshed cell's own sightline, would only find every block
     /// above a few hundred cells mattering, a level at a time.
     mutating func walk<V: RayVisitor>(from start: Double, to end: Double, visitor: inout V, keepsGrid: Bool = false,
-                                      startLevel: Int = .max, gridContaining: (Double, Double) -> ElevationGrid?) -> WalkEnd {
+                                      startLevel: Int = .max,
+                                      withGrid: (Double, Double, (ElevationGrid) -> WalkEnd) -> WalkEnd?) -> WalkEnd {
         var s = start
         var segmentIndex = -1
         // The pyramid level the walk is at, carried from one segment to the next.
@@ -177,16 +181,26 @@ extension RayPath {
             if kept?.contains(latitude: latitude, longitude: normalizedLongitude(longitude)) == true {
                 walked = walk(kept.unsafelyUnwrapped, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor)
             } else {
-                // A track along the eye's meridian (a ray due north or south) may lie on a tile's
-                // edge, outside by the last bits of its longitude: ``grid(near:_:_:)``.
-                guard let answer = gridContaining(latitude, longitude)
-                        ?? (abs(longitude - frame.origin.longitude) <= Self.gridTolerance
-                            ? Self.grid(near: latitude, longitude, gridContaining) : nil)
-                else { return .leftData(s) }
                 // Not copied into `kept` when it is not kept: a viewshed's own sightlines, a
                 // segment or two each, paid that copy's retains and releases (25 M on a plain).
-                kept = keepsGrid && !(answer.rows == 2 && answer.columns == 2) ? answer : nil
-                walked = walk(answer, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor)
+                if let answer = withGrid(latitude, longitude, { grid in
+                    if keepsGrid { kept = grid.rows == 2 && grid.columns == 2 ? nil : grid }
+                    return walk(grid, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor)
+                }) {
+                    walked = answer
+                } else if abs(longitude - frame.origin.longitude) <= Self.gridTolerance,
+                          // A track along the eye's meridian (a ray due north or south) may lie on a
+                          // tile's edge, outside by the last bits of its longitude: ``grid(near:_:_:)``.
+                          let near = Self.grid(near: latitude, longitude, { latitude, longitude in
+                              var copy: ElevationGrid?
+                              _ = withGrid(latitude, longitude) { copy = $0; return .stopped }
+                              return copy
+                          }) {
+                    if keepsGrid { kept = near.rows == 2 && near.columns == 2 ? nil : near }
+                    walked = walk(near, segment, from: s, to: segmentEnd, level: &level, visitor: &visitor)
+                } else {
+                    return .leftData(s)
+                }
             }
             switch walked {
             case .stopped: return .stopped
@@ -200,10 +214,22 @@ extension RayPath {
         return .finished(end)
     }
 
+    /// ``walk(from:to:visitor:keepsGrid:startLevel:withGrid:)`` with each grid a copy that
+    /// `gridContaining` answers (``TerrainGrids/grid(containing:longitude:)``).
+    mutating func walk<V: RayVisitor>(from start: Double, to end: Double, visitor: inout V, keepsGrid: Bool = false,
+                                      startLevel: Int = .max, gridContaining: (Double, Double) -> ElevationGrid?) -> WalkEnd {
+        walk(from: start, to: end, visitor: &visitor, keepsGrid: keepsGrid, startLevel: startLevel) { latitude, longitude, body in
+            guard let grid = gridContaining(latitude, longitude) else { return nil }
+            return body(grid)
+        }
+    }
+
     /// The walk within one grid and one segment, from s to `end` or until the track leaves the
     /// grid, starting at pyramid `level` (or the top) and leaving it where the walk ended.
-    private func walk<V: RayVisitor>(_ grid: ElevationGrid, _ segment: RayPath.Segment, from s: Double, to end: Double,
-                                     level: inout Int, visitor: inout V) -> WalkEnd {
+    /// Mutating though it changes nothing: called from the closure that receives a grid read in
+    /// place, a non-mutating call took a copy of the path (its arrays retained and released).
+    private mutating func walk<V: RayVisitor>(_ grid: ElevationGrid, _ segment: RayPath.Segment, from s: Double, to end: Double,
+                                              level: inout Int, visitor: inout V) -> WalkEnd {
         let shift = grid.longitudeShift(toward: segment.longitude(s - segment.start))
         // The track in the grid's fractional rows and columns (rows southward), quadratics in u.
         let row = segment.latitude.scaled(-1 / grid.latitudeSpacing, plus: grid.north / grid.latitudeSpacing)

@@ -181,7 +181,7 @@ struct HorizonProfile: Sendable {
         scratch.removeAll(keepingCapacity: true)
         var recorder = Recorder(search: search, rises: scratch)
         scratch = []
-        let end = path.walk(from: 0, to: range, visitor: &recorder) { terrain.grid(containing: $0, longitude: $1) }
+        let end = path.walk(from: 0, to: range, visitor: &recorder) { terrain.withGrid(containing: $0, longitude: $1, $2) }
         var profile = recorder.profile
         profile.rises = recorder.rises.withUnsafeBufferPointer { found in
             [Rise](unsafeUninitializedCapacity: found.count) { rises, count in

@@ -73,7 +73,7 @@ public struct TargetSight: Sendable, Hashable {
         guard limit > 0 else { return nil }
         var path = RayPath(eye: eye, direction: direction, geoid: geoid, refraction: refraction, longitudeByArctangent: true)
         var hit = FirstHit(maximumTerrain: maximumTerrain)
-        _ = path.walk(from: 0, to: limit, visitor: &hit) { terrain.grid(containing: $0, longitude: $1) }
+        _ = path.walk(from: 0, to: limit, visitor: &hit) { terrain.withGrid(containing: $0, longitude: $1, $2) }
         // A ray that left a void below the terrain was stopped in it: blocked by the void's end.
         guard let s = hit.hit ?? hit.unknownCrossing?.end, s < limit else { return nil }
         let p = path.point(at: s)

@@ -640,7 +640,7 @@ extension Viewshed {
         // a level more or less: ± 0.3 %.
         let cells = (limit - clearTo) / (sweep.voidReach / 3)
         let level = max(0, Int(log2(max(cells, 1) / Double(MaximumPyramid.cellsPerBlock(level: 0))).rounded(.up)) - 1)
-        _ = path.walk(from: clearTo, to: limit, visitor: &hit, startLevel: level) { terrain.grid(containing: $0, longitude: $1) }
+        _ = path.walk(from: clearTo, to: limit, visitor: &hit, startLevel: level) { terrain.withGrid(containing: $0, longitude: $1, $2) }
         // A ray that left a void below the terrain was stopped in it, as aim says.
         guard let s = hit.hit ?? hit.unknownCrossing?.end else { return true }
         return s >= limit

@@ -8,6 +8,11 @@ public protocol TerrainGrids: ElevationSource {
     /// A grid whose posts' rectangle contains the point (WGS84 degrees, any longitude), or nil
     /// when no data covers it.
     mutating func grid(containing latitude: Double, longitude: Double) -> ElevationGrid?
+    /// `body` called with the grid ``grid(containing:longitude:)`` answers, and what it returns;
+    /// nil when no data covers the point. A terrain that keeps the grid passes it in place: a
+    /// copy retains and releases the grid's buffers, which a viewshed's thousands of short
+    /// sightlines paid at every segment.
+    mutating func withGrid<R>(containing latitude: Double, longitude: Double, _ body: (ElevationGrid) throws -> R) rethrows -> R?
     /// Whether ``grid(containing:longitude:)`` answers the grid it answered last, as long as that
     /// is a tile's grid (not a one-cell grid at a seam, of 2 × 2 posts) holding the point with
     /// its longitude normalised to ±180°, when nothing else asked the terrain in between: then a
@@ -23,6 +28,13 @@ extension TerrainGrids {
     public static var answersLastGridFirst: Bool { false }
 
     /// Through ``grid(containing:longitude:)``: a copy of the grid a look-up.
+    public mutating func withGrid<R>(containing latitude: Double, longitude: Double,
+                                     _ body: (ElevationGrid) throws -> R) rethrows -> R? {
+        guard let grid = grid(containing: latitude, longitude: longitude) else { return nil }
+        return try body(grid)
+    }
+
+    /// Through ``grid(containing:longitude:)``: a copy of the grid a look-up.
     public mutating func restsOnFilledPost(latitude: Double, longitude: Double) -> Bool {
         guard let grid = grid(containing: latitude, longitude: longitude), grid.filled != nil else { return false }
         return grid.isFilled(latitude: latitude, longitude: longitude + grid.longitudeShift(toward: longitude))
@@ -33,6 +45,16 @@ extension ElevationGrid: TerrainGrids {
     public func grid(containing latitude: Double, longitude: Double) -> ElevationGrid? {
         let lon = longitude + longitudeShift(toward: longitude)
         return contains(latitude: latitude, longitude: lon) ? self : nil
+    }
+
+    public func withGrid<R>(containing latitude: Double, longitude: Double, _ body: (ElevationGrid) throws -> R) rethrows -> R? {
+        try holding(latitude: latitude, longitude: longitude + longitudeShift(toward: longitude), body)
+    }
+
+    /// `body` called with this grid when it holds the point (its longitude within the grid's
+    /// turn), and what it returns; nil when not. The grid is passed in place, not copied.
+    func holding<R>(latitude: Double, longitude: Double, _ body: (ElevationGrid) throws -> R) rethrows -> R? {
+        contains(latitude: latitude, longitude: longitude) ? try body(self) : nil
     }
 
     /// The multiple of 360° that brings a longitude nearest to the grid's middle: the grid's

@@ -60,6 +60,16 @@ public struct TerrainSampler: TerrainGrids, Sendable {
         return seamCell(latitude: latitude, longitude: longitude, candidates: candidates)
     }
 
+    /// ``grid(containing:longitude:)``'s grid passed to `body`: the tile used last read in place.
+    public mutating func withGrid<R>(containing latitude: Double, longitude: Double,
+                                     _ body: (ElevationGrid) throws -> R) rethrows -> R? {
+        let longitude = normalizedLongitude(longitude)
+        // Optional chaining reads the grid in place; `if let` would copy it.
+        if let answer = try recent?.holding(latitude: latitude, longitude: longitude, body) { return answer }
+        guard let grid = grid(containing: latitude, longitude: longitude) else { return nil }
+        return try body(grid)
+    }
+
     /// Whether the height at a point rests on a post filled across a void
     /// (``ElevationGrid/isFilled(latitude:longitude:)``); false where nothing was filled.
     public mutating func isFilled(latitude: Double, longitude: Double) -> Bool {

@@ -25,7 +25,9 @@ import Foundation
 /// d·|1/R_α − 1/R|/2 ≤ 1.6·10⁻⁵ at 30 km; counted twice, per wedge, with 4·10⁻¹⁰·d more for
 /// the eye's and the terrain's heights over the ellipsoid, which change those radii by under
 /// 0.15 %) and where a point at one height lies over the ground compared with one at another
-/// (Δh·d/R metres of distance).
+/// (Δh·d/R metres of distance); and the points of a cell's own sightline do not all show its
+/// tangent, but tangents from its elevation's at the eye to its own
+/// (``sightlineSpread(elevation:x:rise:radius:refraction:)``).
 public struct Viewshed: Sendable {
     /// How a viewshed is computed.
     public struct Settings: Sendable, Hashable {
@@ -491,10 +493,7 @@ extension Viewshed {
     private static func settle(v: Vector3, x: Double, h: Double, azimuth: Double, sweep: Sweep, tables: Sweep.Tables,
                                profiles: UnsafeBufferPointer<HorizonProfile>, radius: Double, curvature: Double,
                                k: Double, step: Double, count: Int) -> Judgement {
-        // Distance along a level ray over the target's ground point, and the target's tangent.
-        let above = sweep.eye.height + x * x / (2 * radius) - h
-        let d = x + above * x / radius
-        let t = (h - sweep.eye.height - curvature * d * d) / d
+        let (t, d, above) = tangent(x: x, height: h, eyeHeight: sweep.eye.height, radius: radius, curvature: curvature)
         // The sightline ends `tolerance` short of the target (TargetSight): the same share of
         // its horizontal run.
         let lift = k * x * x / (2 * radius)
@@ -513,6 +512,12 @@ extension Viewshed {
         guard far < min(profiles[i0].validity, profiles[i1].validity),
               far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else { return .open(clearTo: 0) }
         let margin = 2e-5 + tables.curvatureMargin[i0] * x + 1e-6 * abs(t)
+        // The sightline's own points show tangents from min(t, T) to t (T its elevation tangent
+        // at the eye), give or take `spread`: terrain above the highest hides the cell, below
+        // the lowest it does not (``sightlineSpread(elevation:x:rise:radius:refraction:)``).
+        let elevation = (v.z + lift) / x
+        let spread = sightlineSpread(elevation: elevation, x: x, rise: h - sweep.eye.height, radius: radius, refraction: k)
+        let highest = t + spread + margin
         let lateral = tables.lateral[i0]
         // Each level ray's horizon is exact; the cell's own lies within lateral·offset of both.
         // Most cells are hidden: the lower bounds first, the nearer ray's first.
@@ -520,36 +525,76 @@ extension Viewshed {
         // First with the horizons' cheap bounds (exact but within a crossing, where a closed
         // form is needed: over the sea every cell raises the horizon).
         let nearA = profiles[a].horizonBounds(at: cut - slack)
-        if t < nearA.lower - la - margin { return .hidden }
+        if highest < nearA.lower - la { return .hidden }
         let nearB = profiles[b].horizonBounds(at: cut - slack)
-        if t < nearB.lower - lb - margin { return .hidden }
+        if highest < nearB.lower - lb { return .hidden }
+        let lowest = min(t, elevation) - spread - margin
         let atFarA = profiles[a].reading(at: far), atFarB = profiles[b].reading(at: far)
-        if t > max(min(atFarA.bounds.upper + la, atFarB.bounds.upper + lb), sweep.nearBound) + margin { return .visible }
+        if lowest > max(min(atFarA.bounds.upper + la, atFarB.bounds.upper + lb), sweep.nearBound) { return .visible }
         let farA = atFarA.value, farB = atFarB.value
         let upper = max(min(farA + la, farB + lb), sweep.nearBound)
-        if t > upper + margin { return .visible }
+        if lowest > upper { return .visible }
         // Not settled by the wedge's steepest slope: bound again band by band, with the slope
         // of the terrain where it matters.
         let offA = off0 <= off1 ? off0 : off1, offB = off0 <= off1 ? off1 : off0
         // A ray whose horizon there surely stays below the tangent hides nothing band by band:
         // its closed form is not needed (10⁻⁹ covers the closed form's rounding past the bound).
-        if nearA.upper + 1e-9 > t + margin
-            && hiddenByBands(t + margin, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles)
-            || nearB.upper + 1e-9 > t + margin
-            && hiddenByBands(t + margin, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles) {
+        if nearA.upper + 1e-9 > highest
+            && hiddenByBands(highest, ray: a, offset: offA, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles)
+            || nearB.upper + 1e-9 > highest
+            && hiddenByBands(highest, ray: b, offset: offB, at: cut - slack, wedge: i0, sweep: sweep, tables: tables, profiles: profiles) {
             return .hidden
         }
-        if sweep.nearBound + margin < t,
-           upperByBands(below: t - margin, ray: a, offset: offA, horizon: farA, at: far, wedge: i0, sweep: sweep, tables: tables)
-            || upperByBands(below: t - margin, ray: b, offset: offB, horizon: farB, at: far, wedge: i0, sweep: sweep, tables: tables) {
+        if sweep.nearBound < lowest,
+           upperByBands(below: lowest, ray: a, offset: offA, horizon: farA, at: far, wedge: i0, sweep: sweep, tables: tables)
+            || upperByBands(below: lowest, ray: b, offset: offB, horizon: farB, at: far, wedge: i0, sweep: sweep, tables: tables) {
             return .visible
         }
         // Nearer than where either ray's raised horizon first comes within the margin, nothing
         // can reach the sightline.
-        guard sweep.nearBound + margin < t else { return .open(clearTo: 0) }
-        let clear = max(clearByBands(below: t - margin, ray: a, offset: offA, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles),
-                        clearByBands(below: t - margin, ray: b, offset: offB, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles))
+        guard sweep.nearBound < lowest else { return .open(clearTo: 0) }
+        let clear = max(clearByBands(below: lowest, ray: a, offset: offA, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles),
+                        clearByBands(below: lowest, ray: b, offset: offB, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles))
         return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
+    }
+
+    /// A cell's tangent as the level rays measure tangents, for a target x metres from the eye
+    /// horizontally and `height` metres above the ellipsoid: the distance d along a level ray over
+    /// the target's ground point (the level ray lies `above` metres over the target there), and
+    /// (h − h_eye − c·d²)/d.
+    @inline(__always)
+    static func tangent(x: Double, height h: Double, eyeHeight: Double, radius: Double, curvature: Double)
+        -> (tangent: Double, distance: Double, above: Double) {
+        let above = eyeHeight + x * x / (2 * radius) - h
+        let d = x + above * x / radius
+        return ((h - eyeHeight - curvature * d * d) / d, d, above)
+    }
+
+    /// How far the tangents that the points of a cell's own sightline show, as the level rays
+    /// measure tangents ((h − h_eye − c·d′²)/d′, d′ the level ray's slant distance over the
+    /// point), may stray beyond the span from T, the sightline's elevation tangent at the eye,
+    /// to the cell's own tangent t (``tangent(x:height:eyeHeight:radius:curvature:)``).
+    ///
+    /// A straight line is not one of constant tangent. On a sphere of radius R, a line leaving
+    /// an eye at radius r₀ at elevation tangent T lies r₀·(sec β/(1 − T·tan β) − 1) over the
+    /// ground an angle β from the eye, where a level ray has run d′ = r₀·tan β; so at u = tan β
+    /// it shows τ(u) = T + u·T² + u²·(T³ + T/2) + u³·(T⁴ + T²/2 − 1/8) − u·(r₀ − R)/(2R) + …,
+    /// from T at the eye to t at the target: t − T ≈ (x/R)·T², 1.6·10⁻⁵ at 10 km for T = ±0.1,
+    /// 7·10⁻⁵ at 5 km below an eye 1 500 m up. A sightline can thus pass under terrain that
+    /// shows a tangent below its own t, which a bound proving the cell visible must leave room
+    /// for. Its points lie between min(t, T) and t to within u²·|T|·(1 + T²) +
+    /// u³·(1/8 + T²/2 + T⁴) for u = x/R, and the heights' term u·(r₀ − R)/(2R), which the
+    /// sweep's curvature margin holds (4·10⁻¹⁰ a metre: eye and target heights up to 16 km in
+    /// all). Refraction's drop, applied along the vertical over a horizontal distance that
+    /// differs from d′ by the shares u² and Δh/R, adds |k|·u·(u² + |Δh|/R)·(1 + |T|). Against the
+    /// exact line on a sphere (eyes −430 to 8 848 m up, targets 150 m–400 km away and up to
+    /// 8.8 km below or 8 km above, k from −1 to 1), with that 4·10⁻¹⁰·x, the largest stray was
+    /// 0.32 of this (`ViewshedSpreadTests`).
+    @inline(__always)
+    static func sightlineSpread(elevation T: Double, x: Double, rise: Double, radius: Double, refraction k: Double) -> Double {
+        let u = x / radius, t2 = T * T
+        return u * (u * abs(T) * (1 + t2) + u * u * (0.125 + t2 * (0.5 + t2))
+                    + abs(k) * (u * u + abs(rise) / radius) * (1 + abs(T)))
     }
 
     /// Slant metres along level ray `ray` nearer than which the cell's own sightline surely

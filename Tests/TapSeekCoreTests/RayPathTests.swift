@@ -37,6 +37,39 @@ struct RayPathTests {
         }
     }
 
+    /// Per metre of horizontal run, the modelled ground tracks of a level ray (20 km segments)
+    /// and of a sightline (5 km) stray from the exact ray's by 0.8 and 0.1 of
+    /// `Viewshed.trackDrift(latitude:)` at most, and their heights by 10⁻⁷ each: what a
+    /// viewshed's bounds allow for the models (`Viewshed.Sweep.modelMargin`), from the equator to
+    /// 85°, where the longitude's quadratic errs most (2.3·10⁻⁴ a metre for a level ray).
+    @Test func modelledTracksStrayWithinTheViewshedsAllowance() async {
+        let geoid = Geoid(grid: ElevationGrid(north: 90, west: -180, latitudeSpacing: 180, longitudeSpacing: 360, rows: 2, columns: 2,
+                                              heights: [0, 0, 0, 0]))
+        await propertyCheck(count: 3000, input: Gen.double(in: -85...85), Gen.double(in: -180...180), Gen.double(in: 0..<360),
+                            Gen.double(in: -30...30), Gen.double(in: -400...9000), Gen.double(in: 1...60_000)) { lat, lon, azimuth, elevation, height, s in
+            let eye = GeodeticPosition(latitude: lat, longitude: lon, height: height)
+            let frame = LocalFrame(origin: eye)
+            let radius = SyntheticTerrain.Truth.meanRadius(lat)
+            for (length, pitch, share) in [(RayPath.skylineSegment, 0.0, 0.8), (RayPath.sightlineSegment, elevation, 0.1)] {
+                let direction = ViewDirection(azimuth: azimuth, elevation: pitch).enu
+                var path = RayPath(eye: eye, direction: direction, geoid: geoid, refraction: 0.13, segmentLength: length)
+                let model = path.point(at: s)
+                let exact = Ellipsoid.wgs84.geodetic(frame.originECEF + s * frame.ecefVector(fromENU: direction))
+                let horizontal = s * cos(pitch * .pi / 180)
+                let drop = 0.13 * horizontal * horizontal / (2 * radius)
+                let north = (model.latitude - exact.latitude) * .pi / 180 * SyntheticTerrain.Truth.meridianRadius(lat)
+                var dLon = model.longitude - exact.longitude
+                dLon -= 360 * (dLon / 360).rounded()
+                let east = dLon * .pi / 180 * SyntheticTerrain.Truth.primeVerticalRadius(exact.latitude) * cos(exact.latitude * .pi / 180)
+                let allowance = Viewshed.trackDrift(latitude: max(abs(lat), abs(exact.latitude)))
+                let drift = (north * north + east * east).squareRoot() / horizontal
+                #expect(drift <= share * allowance, "\(length) m segments from \(lat)°: track off by \(drift) a metre at \(s) m")
+                #expect(abs(model.height - (exact.height - drop)) <= 1e-7 * horizontal,
+                        "\(length) m segments from \(lat)°: height off by \(model.height - exact.height + drop) m at \(s) m")
+            }
+        }
+    }
+
     /// The track and the skyline's seeds read ground points from the segments in place
     /// (``RayPath/appendGroundTrack(every:below:to:)``, ``RayPath/groundPoint(at:)``): every point
     /// must be ``RayPath/point(at:)``'s to the bit, across segment ends and the antimeridian,

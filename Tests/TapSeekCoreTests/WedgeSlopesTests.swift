@@ -10,9 +10,9 @@ struct WedgeSlopesTests {
                                  values: [0.1, 0.5, 0.0,
                                           0.3, 0.2, 0.0,
                                           0.0, 0.9, 0.4,
-                                          0.7, 0.1, 0.2])
+                                          0.7, 0.1, 0.2], gradients: [0.6, 0.4, 1.0, 0.8])
         let halves = slopes.coarsened(by: 2)
-        #expect(halves.wedges == 2 && halves.bands == 3 && halves.bandLength == 1000)
+        #expect(halves.wedges == 2 && halves.bands == 3 && halves.bandLength == 1000 && halves.gradients == [0.6, 1.0])
         #expect(halves.values == [0.3, 0.5, 0.0, 0.7, 0.9, 0.4])
         #expect(slopes.coarsened(by: 4).values == [0.7, 0.9, 0.4])
         #expect(slopes.coarsened(by: 1).values == slopes.values)

@@ -25,9 +25,13 @@ import Foundation
 /// d·|1/R_α − 1/R|/2 ≤ 1.6·10⁻⁵ at 30 km; counted twice, per wedge, with 4·10⁻¹⁰·d more for
 /// the eye's and the terrain's heights over the ellipsoid, which change those radii by under
 /// 0.15 %) and where a point at one height lies over the ground compared with one at another
-/// (Δh·d/R metres of distance); and the points of a cell's own sightline do not all show its
+/// (Δh·d/R metres of distance); the points of a cell's own sightline do not all show its
 /// tangent, but tangents from its elevation's at the eye to its own
-/// (``sightlineSpread(elevation:x:rise:radius:refraction:)``).
+/// (``sightlineSpread(elevation:x:rise:radius:refraction:)``); and the rays' piecewise-quadratic
+/// models stray from the exact rays, in height by under 10⁻⁷ of the distance and in their
+/// ground tracks by ``trackDrift(latitude:)`` times it, which the terrain's steepest gradient
+/// turns into height (``Sweep/modelMargin``, per wedge; a constant 2·10⁻⁵ before, too little
+/// for steep terrain or high latitudes, more than needed on gentle terrain).
 public struct Viewshed: Sendable {
     /// How a viewshed is computed.
     public struct Settings: Sendable, Hashable {
@@ -170,6 +174,8 @@ extension Viewshed {
         /// band's horizon up to k, so that the band-by-band bounds can pass over many bands in
         /// one comparison (the horizon only rises with distance, to rounding).
         let bandCeilings: [Double]
+        /// For each wedge, what a tangent's margin allows for the rays' models.
+        let modelMargin: [Double]
         /// `bandLateral`'s largest over each ``bandGroup`` bands of a wedge, wedge-major.
         let groupLateral: [Double]
         /// For each wedge, the share of a cell's distance its tangent's margin allows for the
@@ -258,6 +264,16 @@ extension Viewshed {
             curvatureMargin = (0..<count).map { 2 * max(deviation($0), deviation($0 + 1)) * 1.01 + 4e-10 }
             nearBound = eyeClearance > 0 ? -eyeClearance / SkylineSearch.nearest : .infinity
             voidReach = 3 * postSpacing
+            // The rays' models (``RayPath``): heights within 10⁻⁷ of the horizontal run of the exact
+            // line's, tracks within ``trackDrift(latitude:)`` of it at the window's farthest
+            // latitude from the equator, times the steepest gradient of the wedge or of either
+            // neighbour (whose terrain a wedge's edge ray may cross).
+            let drift = Viewshed.trackDrift(latitude: min(90, abs(eye.latitude) + Viewshed.profileRange(range) / 110_000))
+            let gradients = wedgeSlopes.gradients
+            modelMargin = gradients.indices.map { w in
+                let steepest = max(gradients[w], gradients[w == 0 ? gradients.count - 1 : w - 1], gradients[(w + 1) % gradients.count])
+                return 2e-7 + (steepest * 1.02 + undulationSlope) * drift
+            }
         }
 
         /// Bands a group of ``groupLateral`` spans.
@@ -272,6 +288,7 @@ extension Viewshed {
             let bandCeilings: UnsafeBufferPointer<Double>
             let groupLateral: UnsafeBufferPointer<Double>
             let curvatureMargin: UnsafeBufferPointer<Double>
+            let modelMargin: UnsafeBufferPointer<Double>
         }
 
         /// Calls `body` with the tables, valid only within it.
@@ -282,8 +299,11 @@ extension Viewshed {
                         try bandCeilings.withUnsafeBufferPointer { bandCeilings in
                             try groupLateral.withUnsafeBufferPointer { groupLateral in
                                 try curvatureMargin.withUnsafeBufferPointer { curvatureMargin in
-                                    try body(Tables(lateral: lateral, bandLateral: bandLateral, bandHorizons: bandHorizons,
-                                                    bandCeilings: bandCeilings, groupLateral: groupLateral, curvatureMargin: curvatureMargin))
+                                    try modelMargin.withUnsafeBufferPointer { modelMargin in
+                                        try body(Tables(lateral: lateral, bandLateral: bandLateral, bandHorizons: bandHorizons,
+                                                        bandCeilings: bandCeilings, groupLateral: groupLateral, curvatureMargin: curvatureMargin,
+                                                        modelMargin: modelMargin))
+                                    }
                                 }
                             }
                         }
@@ -511,7 +531,7 @@ extension Viewshed {
         let far = cut + slack
         guard far < min(profiles[i0].validity, profiles[i1].validity),
               far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else { return .open(clearTo: 0) }
-        let margin = 2e-5 + tables.curvatureMargin[i0] * x + 1e-6 * abs(t)
+        let margin = tables.modelMargin[i0] + tables.curvatureMargin[i0] * x + 1e-6 * abs(t)
         // The sightline's own points show tangents from min(t, T) to t (T its elevation tangent
         // at the eye), give or take `spread`: terrain above the highest hides the cell, below
         // the lowest it does not (``sightlineSpread(elevation:x:rise:radius:refraction:)``).
@@ -556,6 +576,17 @@ extension Viewshed {
         let clear = max(clearByBands(below: lowest, ray: a, offset: offA, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles),
                         clearByBands(below: lowest, ray: b, offset: offB, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles))
         return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
+    }
+
+    /// How far, per metre of its horizontal run, a ray's modelled ground track (``RayPath``: 20 km
+    /// segments for level rays, 5 km for sightlines) may stray from the exact ray's at `latitude`
+    /// degrees, the two together: 2.5·10⁻⁶·sec²φ. The longitude's quadratic errs as sec²φ; a
+    /// level ray strays up to 1.8·10⁻⁶·sec²φ, a sightline 1.1·10⁻⁷·sec²φ (3·10⁻⁶ and 2·10⁻⁷ at
+    /// 45°, 2.3·10⁻⁴ and 1.4·10⁻⁵ at 85°; `RayPathTests`). Terrain under a track that strays by
+    /// δ differs by the gradient times δ, which every bound must allow.
+    static func trackDrift(latitude: Double) -> Double {
+        let c = cos(radians(min(abs(latitude), 89.99)))
+        return 2.5e-6 / (c * c)
     }
 
     /// A cell's tangent as the level rays measure tangents, for a target x metres from the eye

@@ -94,16 +94,19 @@ struct ViewshedBlock {
         let first = Int(((azimuth - half) / step).rounded(.down)) - 1, last = Int(((azimuth + half) / step).rounded(.down)) + 1
         guard last - first + 1 <= Self.widestSpan else { return false }
         func ray(_ i: Int) -> Int { ((i % count) + count) % count }
-        var curvatureMargin = 0.0
-        for w in first...last { curvatureMargin = max(curvatureMargin, tables.curvatureMargin[ray(w)]) }
+        var curvatureMargin = 0.0, modelMargin = 0.0
+        for w in first...last {
+            curvatureMargin = max(curvatureMargin, tables.curvatureMargin[ray(w)])
+            modelMargin = max(modelMargin, tables.modelMargin[ray(w)])
+        }
         // A cell's sightline shows tangents up to its own plus the spread, at most at the farthest
         // distance, the steepest elevation tangent (within (x/R)·t², doubled, of the cell's t)
         // and the largest height difference from the eye (the eye's frame puts a point x²/(2R)
         // lower than its height says).
         let elevation = magnitude * (1 + 2 * magnitude * farthest / radius) + 1e-9
-        let margin = 2e-5 + curvatureMargin * farthest + 1e-6 * magnitude
-            + Viewshed.sightlineSpread(elevation: elevation, x: farthest, rise: rise + farthest * farthest / (2 * radius), radius: radius,
-                                       refraction: sweep.refraction)
+        let lineSpread = Viewshed.sightlineSpread(elevation: elevation, x: farthest, rise: rise + farthest * farthest / (2 * radius),
+                                              radius: radius, refraction: sweep.refraction)
+        let margin = modelMargin + curvatureMargin * farthest + 1e-6 * magnitude + lineSpread
         // Each level ray must hold to beyond the farthest sightline, as the per-cell bound asks.
         var lowerBounds = (previous: 0.0, current: 0.0)
         for i in first...(last + 1) {

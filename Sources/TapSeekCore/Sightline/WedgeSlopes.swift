@@ -19,6 +19,10 @@ struct WedgeSlopes: Sendable {
     let bandLength: Double
     /// Slopes, wedge-major: `values[w * bands + k]`.
     private(set) var values: [Double]
+    /// The steepest gradient of the bilinear terrain within each wedge, in any direction, metres
+    /// per metre: how much a point's height can change where a ray's modelled track strays from
+    /// the exact one (``Viewshed/trackDrift(latitude:)``).
+    private(set) var gradients: [Double]
 
     /// DEM cells a side of the blocks whose steepest slope is spread over the wedges and bands
     /// they reach.
@@ -30,12 +34,13 @@ struct WedgeSlopes: Sendable {
     /// The length of each of the ``bandCount`` bands over `range` metres.
     static func bandLength(range: Double) -> Double { range / Double(bandCount) }
 
-    init(wedges: Int, bands: Int, bandLength: Double, values: [Double]) {
-        precondition(values.count == wedges * bands, "wedges × bands slopes")
+    init(wedges: Int, bands: Int, bandLength: Double, values: [Double], gradients: [Double]) {
+        precondition(values.count == wedges * bands && gradients.count == wedges, "wedges × bands slopes, a gradient per wedge")
         self.wedges = wedges
         self.bands = bands
         self.bandLength = bandLength
         self.values = values
+        self.gradients = gradients
     }
 
     /// The band holding slant distance d (distances past the last band are in it).
@@ -62,6 +67,7 @@ struct WedgeSlopes: Sendable {
         let bands = bandCount
         let bandLength = Self.bandLength(range: range)
         var slopes = [Double](repeating: 0, count: count * bands)
+        var gradients = [Double](repeating: 0, count: count)
         func band(_ d: Double) -> Int { min(max(Int(d / bandLength), 0), bands - 1) }
         let frame = LocalFrame(origin: eye)
         let step = 2 * Double.pi / Double(count)
@@ -89,7 +95,7 @@ struct WedgeSlopes: Sendable {
             var distances = [Double](repeating: 0, count: blockColumns), azimuths = distances
             var across = [(east: Double, south: Double)](repeating: (0, 0), count: blockColumns)
             g.heights.withUnsafeBufferPointer { h in
-                slopes.withUnsafeMutableBufferPointer { values in
+                slopes.withUnsafeMutableBufferPointer { values in gradients.withUnsafeMutableBufferPointer { gradients in
                     var r = r0
                     while r < r1 {
                         for i in blocks.indices { blocks[i] = 0; lateral[i] = 0 }
@@ -168,6 +174,7 @@ struct WedgeSlopes: Sendable {
                             guard d > 2 * halfDiagonal else {
                                 for w in 0..<count {
                                     for k in nearest...farthest where values[w * bands + k] < steepest { values[w * bands + k] = steepest }
+                                    gradients[w] = max(gradients[w], steepest)
                                 }
                                 continue
                             }
@@ -183,15 +190,16 @@ struct WedgeSlopes: Sendable {
                             var w = ((first % count) + count) % count
                             for _ in first...last {
                                 for k in nearest...farthest where values[w * bands + k] < slope { values[w * bands + k] = slope }
+                                gradients[w] = max(gradients[w], steepest)
                                 w = w + 1 == count ? 0 : w + 1
                             }
                         }
                         r = rEnd
                     }
-                }
+                } }
             }
         }
-        return WedgeSlopes(wedges: count, bands: bands, bandLength: bandLength, values: slopes)
+        return WedgeSlopes(wedges: count, bands: bands, bandLength: bandLength, values: slopes, gradients: gradients)
     }
 }
 
@@ -214,6 +222,7 @@ extension WedgeSlopes {
             }
             written = wedges / stride * bands
         }
-        return WedgeSlopes(wedges: wedges / stride, bands: bands, bandLength: bandLength, values: coarse)
+        let gradients = (0..<(wedges / stride)).map { w in self.gradients[(w * stride)..<((w + 1) * stride)].max() ?? 0 }
+        return WedgeSlopes(wedges: wedges / stride, bands: bands, bandLength: bandLength, values: coarse, gradients: gradients)
     }
 }

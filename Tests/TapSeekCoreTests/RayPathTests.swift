@@ -38,7 +38,7 @@ struct RayPathTests {
     }
 
     /// Per metre of horizontal run, the modelled ground tracks of a level ray (20 km segments)
-    /// and of a sightline (5 km) stray from the exact ray's by 0.8 and 0.1 of
+    /// and of a sightline (5 km) stray from the exact ray's by 0.9 and 0.1 of
     /// `Viewshed.trackDrift(latitude:)` at most, and their heights by 10⁻⁷ each: what a
     /// viewshed's bounds allow for the models (`Viewshed.Sweep.modelMargin`), from the equator to
     /// 85°, where the longitude's quadratic errs most (2.3·10⁻⁴ a metre for a level ray).
@@ -50,7 +50,7 @@ struct RayPathTests {
             let eye = GeodeticPosition(latitude: lat, longitude: lon, height: height)
             let frame = LocalFrame(origin: eye)
             let radius = SyntheticTerrain.Truth.meanRadius(lat)
-            for (length, pitch, share) in [(RayPath.skylineSegment, 0.0, 0.8), (RayPath.sightlineSegment, elevation, 0.1)] {
+            for (length, pitch, share) in [(RayPath.skylineSegment, 0.0, 0.9), (RayPath.sightlineSegment, elevation, 0.1)] {
                 let direction = ViewDirection(azimuth: azimuth, elevation: pitch).enu
                 var path = RayPath(eye: eye, direction: direction, geoid: geoid, refraction: 0.13, segmentLength: length)
                 let model = path.point(at: s)

@@ -214,16 +214,6 @@ extension RayPath {
         return .finished(end)
     }
 
-    /// ``walk(from:to:visitor:keepsGrid:startLevel:withGrid:)`` with each grid a copy that
-    /// `gridContaining` answers (``TerrainGrids/grid(containing:longitude:)``).
-    mutating func walk<V: RayVisitor>(from start: Double, to end: Double, visitor: inout V, keepsGrid: Bool = false,
-                                      startLevel: Int = .max, gridContaining: (Double, Double) -> ElevationGrid?) -> WalkEnd {
-        walk(from: start, to: end, visitor: &visitor, keepsGrid: keepsGrid, startLevel: startLevel) { latitude, longitude, body in
-            guard let grid = gridContaining(latitude, longitude) else { return nil }
-            return body(grid)
-        }
-    }
-
     /// The walk within one grid and one segment, from s to `end` or until the track leaves the
     /// grid, starting at pyramid `level` (or the top) and leaving it where the walk ended.
     /// Mutating though it changes nothing: called from the closure that receives a grid read in

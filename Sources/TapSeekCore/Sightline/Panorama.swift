@@ -172,7 +172,7 @@ public struct Panorama: Sendable {
         layerSearch.tangent = -.infinity
         for layer in settings.layers where layer < range {
             if leftData == nil {
-                let end = path.walk(from: start, to: layer, visitor: &layerSearch) { terrain.grid(containing: $0, longitude: $1) }
+                let end = path.walk(from: start, to: layer, visitor: &layerSearch) { terrain.withGrid(containing: $0, longitude: $1, $2) }
                 if case .leftData(let s) = end { leftData = s }
             }
             layers.append(layerSearch.tangent > -.infinity ? degrees(atan(layerSearch.tangent)) : nil)
@@ -185,7 +185,7 @@ public struct Panorama: Sendable {
             search.crossedVoid = layerSearch.crossedVoid
         }
         if leftData == nil, case .leftData(let s) = path.walk(from: start, to: range, visitor: &search,
-                                                               gridContaining: { terrain.grid(containing: $0, longitude: $1) }) {
+                                                               withGrid: { terrain.withGrid(containing: $0, longitude: $1, $2) }) {
             leftData = s
         }
         crossedVoid = crossedVoid || search.crossedVoid
@@ -197,7 +197,7 @@ public struct Panorama: Sendable {
         if leftData == nil, search.distance >= range - Self.rangeLimitMargin, search.mayRise(beyond: range) {
             var beyond = search
             let end = path.walk(from: range, to: range + Self.rangeLimitMargin, visitor: &beyond,
-                                gridContaining: { terrain.grid(containing: $0, longitude: $1) })
+                                withGrid: { terrain.withGrid(containing: $0, longitude: $1, $2) })
             if case .leftData = end { atRangeLimit = true } else { atRangeLimit = beyond.tangent > search.tangent }
         }
         guard search.tangent > -.infinity else {

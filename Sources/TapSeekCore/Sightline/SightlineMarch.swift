@@ -143,10 +143,11 @@ public struct SightlineMarch {
         // Whether a grid with filled posts lay under the ray: only then is the track looked at
         // for filled terrain.
         var sawFilled = false
-        let end = path.walk(from: 0, to: maximumSlant, visitor: &hit, keepsGrid: T.answersLastGridFirst) {
-            let grid = terrain.grid(containing: $0, longitude: $1)
-            if grid?.filled != nil { sawFilled = true }
-            return grid
+        let end = path.walk(from: 0, to: maximumSlant, visitor: &hit, keepsGrid: T.answersLastGridFirst) { latitude, longitude, walk in
+            terrain.withGrid(containing: latitude, longitude: longitude) { grid in
+                if grid.filled != nil { sawFilled = true }
+                return walk(grid)
+            }
         }
         var result = Result(outcome: .noTerrain)
         result.crossedVoid = hit.crossedVoid
@@ -243,10 +244,11 @@ public struct SightlineMarch {
         search.seed(along: &level, every: SkylineSearch.seedSpacing, upTo: min(range, Self.seedRange),
                     fartherOverData: min(range, Self.seedRangeOverData), over: &terrain)
         var sawFilled = false
-        let walked = level.walk(from: 0, to: range, visitor: &search, keepsGrid: T.answersLastGridFirst) {
-            let grid = terrain.grid(containing: $0, longitude: $1)
-            if grid?.filled != nil { sawFilled = true }
-            return grid
+        let walked = level.walk(from: 0, to: range, visitor: &search, keepsGrid: T.answersLastGridFirst) { latitude, longitude, walk in
+            terrain.withGrid(containing: latitude, longitude: longitude) { grid in
+                if grid.filled != nil { sawFilled = true }
+                return walk(grid)
+            }
         }
         if search.distance > Self.seedRange, case .leftData(let end) = walked, search.distance > end {
             // The best point is a seed past the data's first gap, which the samples stepped over
@@ -255,10 +257,11 @@ public struct SightlineMarch {
             search = fresh
             search.seed(along: &level, every: SkylineSearch.seedSpacing, upTo: min(range, Self.seedRange), over: &terrain)
             sawFilled = false
-            _ = level.walk(from: 0, to: range, visitor: &search, keepsGrid: T.answersLastGridFirst) {
-                let grid = terrain.grid(containing: $0, longitude: $1)
-                if grid?.filled != nil { sawFilled = true }
-                return grid
+            _ = level.walk(from: 0, to: range, visitor: &search, keepsGrid: T.answersLastGridFirst) { latitude, longitude, walk in
+                terrain.withGrid(containing: latitude, longitude: longitude) { grid in
+                    if grid.filled != nil { sawFilled = true }
+                    return walk(grid)
+                }
             }
         }
         result.crossedVoid = result.crossedVoid || search.crossedVoid

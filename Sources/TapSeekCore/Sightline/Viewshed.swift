@@ -581,9 +581,9 @@ extension Viewshed {
     /// How far, per metre of its horizontal run, a ray's modelled ground track (``RayPath``: 20 km
     /// segments for level rays, 5 km for sightlines) may stray from the exact ray's at `latitude`
     /// degrees, the two together: 2.5·10⁻⁶·sec²φ. The longitude's quadratic errs as sec²φ; a
-    /// level ray strays up to 1.8·10⁻⁶·sec²φ, a sightline 1.1·10⁻⁷·sec²φ (3·10⁻⁶ and 2·10⁻⁷ at
-    /// 45°, 2.3·10⁻⁴ and 1.4·10⁻⁵ at 85°; `RayPathTests`). Terrain under a track that strays by
-    /// δ differs by the gradient times δ, which every bound must allow.
+    /// level ray strays up to 1.8·10⁻⁶·sec²φ, a sightline 1.4·10⁻⁷·sec²φ (3.3·10⁻⁶ and 2.7·10⁻⁷
+    /// at 45°, 2.3·10⁻⁴ and 1.4·10⁻⁵ at 85°; `RayPathTests`). Terrain under a track that strays
+    /// by δ differs by the gradient times δ, which every bound must allow.
     static func trackDrift(latitude: Double) -> Double {
         let c = cos(radians(min(abs(latitude), 89.99)))
         return 2.5e-6 / (c * c)

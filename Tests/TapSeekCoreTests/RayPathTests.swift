@@ -16,24 +16,10 @@ struct RayPathTests {
         await propertyCheck(count: 2000, input: Gen.double(in: -70...70), Gen.double(in: -180...180), Gen.double(in: 0..<360),
                             Gen.double(in: -30...30), Gen.double(in: -400...8000), Gen.double(in: 0...60_000)) { lat, lon, azimuth, elevation, height, s in
             let eye = GeodeticPosition(latitude: lat, longitude: lon, height: height)
-            let direction = ViewDirection(azimuth: azimuth, elevation: elevation).enu
-            var path = RayPath(eye: eye, direction: direction, geoid: Geoid(grid: ElevationGrid(north: 90, west: -180, latitudeSpacing: 180,
-                                                                                                longitudeSpacing: 360, rows: 2, columns: 2,
-                                                                                                heights: [0, 0, 0, 0])),
-                               refraction: 0.13, segmentLength: segment.length)
-            let model = path.point(at: s)
-            let frame = LocalFrame(origin: eye)
-            let exact = Ellipsoid.wgs84.geodetic(frame.originECEF + s * frame.ecefVector(fromENU: direction))
-            guard exact.height > -500 else { return }
-            let radius = SyntheticTerrain.Truth.meanRadius(lat)
-            let horizontal = s * cos(elevation * .pi / 180)
-            let drop = 0.13 * horizontal * horizontal / (2 * radius)
-            let north = (model.latitude - exact.latitude) * .pi / 180 * SyntheticTerrain.Truth.meridianRadius(lat)
-            var dLon = model.longitude - exact.longitude
-            dLon -= 360 * (dLon / 360).rounded()
-            let east = dLon * .pi / 180 * SyntheticTerrain.Truth.primeVerticalRadius(exact.latitude) * cos(exact.latitude * .pi / 180)
-            #expect((north * north + east * east).squareRoot() < segment.ground, "ground off by \(north), \(east) m at \(s) m")
-            #expect(abs(model.height - (exact.height - drop)) < segment.height, "height off by \(model.height - exact.height + drop) m")
+            let error = Self.modelError(eye: eye, azimuth: azimuth, elevation: elevation, segmentLength: segment.length, at: s)
+            guard error.exact.height > -500 else { return }
+            #expect(error.ground < segment.ground, "ground off by \(error.ground) m at \(s) m")
+            #expect(abs(error.height) < segment.height, "height off by \(error.height) m")
         }
     }
 
@@ -43,31 +29,39 @@ struct RayPathTests {
     /// viewshed's bounds allow for the models (`Viewshed.Sweep.modelMargin`), from the equator to
     /// 85°, where the longitude's quadratic errs most (2.3·10⁻⁴ a metre for a level ray).
     @Test func modelledTracksStrayWithinTheViewshedsAllowance() async {
-        let geoid = Geoid(grid: ElevationGrid(north: 90, west: -180, latitudeSpacing: 180, longitudeSpacing: 360, rows: 2, columns: 2,
-                                              heights: [0, 0, 0, 0]))
         await propertyCheck(count: 3000, input: Gen.double(in: -85...85), Gen.double(in: -180...180), Gen.double(in: 0..<360),
                             Gen.double(in: -30...30), Gen.double(in: -400...9000), Gen.double(in: 1...60_000)) { lat, lon, azimuth, elevation, height, s in
             let eye = GeodeticPosition(latitude: lat, longitude: lon, height: height)
-            let frame = LocalFrame(origin: eye)
-            let radius = SyntheticTerrain.Truth.meanRadius(lat)
             for (length, pitch, share) in [(RayPath.skylineSegment, 0.0, 0.9), (RayPath.sightlineSegment, elevation, 0.1)] {
-                let direction = ViewDirection(azimuth: azimuth, elevation: pitch).enu
-                var path = RayPath(eye: eye, direction: direction, geoid: geoid, refraction: 0.13, segmentLength: length)
-                let model = path.point(at: s)
-                let exact = Ellipsoid.wgs84.geodetic(frame.originECEF + s * frame.ecefVector(fromENU: direction))
+                let error = Self.modelError(eye: eye, azimuth: azimuth, elevation: pitch, segmentLength: length, at: s)
                 let horizontal = s * cos(pitch * .pi / 180)
-                let drop = 0.13 * horizontal * horizontal / (2 * radius)
-                let north = (model.latitude - exact.latitude) * .pi / 180 * SyntheticTerrain.Truth.meridianRadius(lat)
-                var dLon = model.longitude - exact.longitude
-                dLon -= 360 * (dLon / 360).rounded()
-                let east = dLon * .pi / 180 * SyntheticTerrain.Truth.primeVerticalRadius(exact.latitude) * cos(exact.latitude * .pi / 180)
-                let allowance = Viewshed.trackDrift(latitude: max(abs(lat), abs(exact.latitude)))
-                let drift = (north * north + east * east).squareRoot() / horizontal
-                #expect(drift <= share * allowance, "\(length) m segments from \(lat)°: track off by \(drift) a metre at \(s) m")
-                #expect(abs(model.height - (exact.height - drop)) <= 1e-7 * horizontal,
-                        "\(length) m segments from \(lat)°: height off by \(model.height - exact.height + drop) m at \(s) m")
+                let allowance = Viewshed.trackDrift(latitude: max(abs(lat), abs(error.exact.latitude)))
+                #expect(error.ground / horizontal <= share * allowance,
+                        "\(length) m segments from \(lat)°: track off by \(error.ground / horizontal) a metre at \(s) m")
+                #expect(abs(error.height) <= 1e-7 * horizontal, "\(length) m segments from \(lat)°: height off by \(error.height) m at \(s) m")
             }
         }
+    }
+
+    /// How far the model's point at slant distance s lies from the exact ray's, on the ground and
+    /// in height (refraction's drop, k = 0.13, taken off the exact line's), the geoid flat.
+    static func modelError(eye: GeodeticPosition, azimuth: Double, elevation: Double, segmentLength: Double, at s: Double)
+        -> (ground: Double, height: Double, exact: GeodeticPosition) {
+        let geoid = Geoid(grid: ElevationGrid(north: 90, west: -180, latitudeSpacing: 180, longitudeSpacing: 360, rows: 2, columns: 2,
+                                              heights: [0, 0, 0, 0]))
+        let direction = ViewDirection(azimuth: azimuth, elevation: elevation).enu
+        var path = RayPath(eye: eye, direction: direction, geoid: geoid, refraction: 0.13, segmentLength: segmentLength)
+        let model = path.point(at: s)
+        let frame = LocalFrame(origin: eye)
+        let exact = Ellipsoid.wgs84.geodetic(frame.originECEF + s * frame.ecefVector(fromENU: direction))
+        let radius = SyntheticTerrain.Truth.meanRadius(eye.latitude)
+        let horizontal = s * cos(elevation * .pi / 180)
+        let drop = 0.13 * horizontal * horizontal / (2 * radius)
+        let north = (model.latitude - exact.latitude) * .pi / 180 * SyntheticTerrain.Truth.meridianRadius(eye.latitude)
+        var dLon = model.longitude - exact.longitude
+        dLon -= 360 * (dLon / 360).rounded()
+        let east = dLon * .pi / 180 * SyntheticTerrain.Truth.primeVerticalRadius(exact.latitude) * cos(exact.latitude * .pi / 180)
+        return ((north * north + east * east).squareRoot(), model.height - (exact.height - drop), exact)
     }
 
     /// The track and the skyline's seeds read ground points from the segments in place

@@ -26,7 +26,7 @@ struct RayPathTests {
     /// Per metre of horizontal run, the modelled ground tracks of a level ray (20 km segments)
     /// and of a sightline (5 km) stray from the exact ray's by 0.9 and 0.1 of
     /// `Viewshed.trackDrift(latitude:)` at most, and their heights by 10⁻⁷ each: what a
-    /// viewshed's bounds allow for the models (`Viewshed.Sweep.modelMargin`), from the equator to
+    /// viewshed's bounds allow for the models (`Viewshed.Sweep.Margin`), from the equator to
     /// 85°, where the longitude's quadratic errs most (2.3·10⁻⁴ a metre for a level ray).
     @Test func modelledTracksStrayWithinTheViewshedsAllowance() async {
         await propertyCheck(count: 3000, input: Gen.double(in: -85...85), Gen.double(in: -180...180), Gen.double(in: 0..<360),

@@ -143,11 +143,8 @@ public struct SightlineMarch {
         // Whether a grid with filled posts lay under the ray: only then is the track looked at
         // for filled terrain.
         var sawFilled = false
-        let end = path.walk(from: 0, to: maximumSlant, visitor: &hit, keepsGrid: T.answersLastGridFirst) { latitude, longitude, walk in
-            terrain.withGrid(containing: latitude, longitude: longitude) { grid in
-                if grid.filled != nil { sawFilled = true }
-                return walk(grid)
-            }
+        let end = path.walk(from: 0, to: maximumSlant, visitor: &hit, keepsGrid: T.answersLastGridFirst) {
+            Self.grid(of: &terrain, $0, $1, markingFilled: &sawFilled, $2)
         }
         var result = Result(outcome: .noTerrain)
         result.crossedVoid = hit.crossedVoid
@@ -224,6 +221,17 @@ public struct SightlineMarch {
     /// Steps of ``voidEntry(before:_:)``, metres of slant distance: a sixth of a 1″ post.
     static let voidEntryStep = 5.0
 
+    /// A walk's look-up of the grid holding a point (``TerrainGrids/withGrid(containing:longitude:_:)``),
+    /// noting in `sawFilled` whether the grid has filled posts: only then is the track looked at
+    /// for filled terrain.
+    private static func grid<T: TerrainGrids>(of terrain: inout T, _ latitude: Double, _ longitude: Double, markingFilled sawFilled: inout Bool,
+                                              _ walk: (ElevationGrid) -> RayPath.WalkEnd) -> RayPath.WalkEnd? {
+        terrain.withGrid(containing: latitude, longitude: longitude) { grid in
+            if grid.filled != nil { sawFilled = true }
+            return walk(grid)
+        }
+    }
+
     /// The skyline along the ray's azimuth, out to `range` metres of ground. True when a grid
     /// with filled posts lay under it.
     @discardableResult
@@ -244,11 +252,8 @@ public struct SightlineMarch {
         search.seed(along: &level, every: SkylineSearch.seedSpacing, upTo: min(range, Self.seedRange),
                     fartherOverData: min(range, Self.seedRangeOverData), over: &terrain)
         var sawFilled = false
-        let walked = level.walk(from: 0, to: range, visitor: &search, keepsGrid: T.answersLastGridFirst) { latitude, longitude, walk in
-            terrain.withGrid(containing: latitude, longitude: longitude) { grid in
-                if grid.filled != nil { sawFilled = true }
-                return walk(grid)
-            }
+        let walked = level.walk(from: 0, to: range, visitor: &search, keepsGrid: T.answersLastGridFirst) {
+            Self.grid(of: &terrain, $0, $1, markingFilled: &sawFilled, $2)
         }
         if search.distance > Self.seedRange, case .leftData(let end) = walked, search.distance > end {
             // The best point is a seed past the data's first gap, which the samples stepped over
@@ -257,11 +262,8 @@ public struct SightlineMarch {
             search = fresh
             search.seed(along: &level, every: SkylineSearch.seedSpacing, upTo: min(range, Self.seedRange), over: &terrain)
             sawFilled = false
-            _ = level.walk(from: 0, to: range, visitor: &search, keepsGrid: T.answersLastGridFirst) { latitude, longitude, walk in
-                terrain.withGrid(containing: latitude, longitude: longitude) { grid in
-                    if grid.filled != nil { sawFilled = true }
-                    return walk(grid)
-                }
+            _ = level.walk(from: 0, to: range, visitor: &search, keepsGrid: T.answersLastGridFirst) {
+                Self.grid(of: &terrain, $0, $1, markingFilled: &sawFilled, $2)
             }
         }
         result.crossedVoid = result.crossedVoid || search.crossedVoid

@@ -30,7 +30,7 @@ import Foundation
 /// (``sightlineSpread(elevation:x:rise:radius:refraction:)``); and the rays' piecewise-quadratic
 /// models stray from the exact rays, in height by under 10⁻⁷ of the distance and in their
 /// ground tracks by ``trackDrift(latitude:)`` times it, which the terrain's steepest gradient
-/// turns into height (``Sweep/modelMargin``, per wedge; a constant 2·10⁻⁵ before, too little
+/// turns into height (``Sweep/Margin/model``, per wedge; a constant 2·10⁻⁵ before, too little
 /// for steep terrain or high latitudes, more than needed on gentle terrain).
 public struct Viewshed: Sendable {
     /// How a viewshed is computed.
@@ -174,14 +174,17 @@ extension Viewshed {
         /// band's horizon up to k, so that the band-by-band bounds can pass over many bands in
         /// one comparison (the horizon only rises with distance, to rounding).
         let bandCeilings: [Double]
-        /// For each wedge, what a tangent's margin allows for the rays' models.
-        let modelMargin: [Double]
         /// `bandLateral`'s largest over each ``bandGroup`` bands of a wedge, wedge-major.
         let groupLateral: [Double]
-        /// For each wedge, the share of a cell's distance its tangent's margin allows for the
-        /// Earth's curvature along the wedge's azimuths (see ``Viewshed``): twice the largest
-        /// |1/R_α − 1/R|/2 over the wedge, plus 4·10⁻¹⁰.
-        let curvatureMargin: [Double]
+        /// What a tangent's margin allows, per wedge, beyond the cell's own terms: for the rays'
+        /// models (``trackDrift(latitude:)`` times the wedge's steepest gradient), and the share of
+        /// a cell's distance for the Earth's curvature along the wedge's azimuths (see
+        /// ``Viewshed``: twice the largest |1/R_α − 1/R|/2 over the wedge, plus 4·10⁻¹⁰).
+        struct Margin {
+            var model: Double
+            var curvature: Double
+        }
+        let margins: [Margin]
         /// The highest tangent terrain nearer than ``SkylineSearch/nearest`` to the eye can show
         /// (which the level rays leave out): +∞ when the eye is not clear above its own ground.
         let nearBound: Double
@@ -261,7 +264,7 @@ extension Viewshed {
                 let alpha = 2 * Double.pi * Double(i) / Double(count), c = cos(alpha), s = sin(alpha)
                 return abs(c * c / meridian + s * s / normal - inverseMean) / 2
             }
-            curvatureMargin = (0..<count).map { 2 * max(deviation($0), deviation($0 + 1)) * 1.01 + 4e-10 }
+            let curvature = (0..<count).map { 2 * max(deviation($0), deviation($0 + 1)) * 1.01 + 4e-10 }
             nearBound = eyeClearance > 0 ? -eyeClearance / SkylineSearch.nearest : .infinity
             voidReach = 3 * postSpacing
             // The rays' models (``RayPath``): heights within 10⁻⁷ of the horizontal run of the exact
@@ -270,9 +273,9 @@ extension Viewshed {
             // neighbour (whose terrain a wedge's edge ray may cross).
             let drift = Viewshed.trackDrift(latitude: min(90, abs(eye.latitude) + Viewshed.profileRange(range) / 110_000))
             let gradients = wedgeSlopes.gradients
-            modelMargin = gradients.indices.map { w in
+            margins = gradients.indices.map { w in
                 let steepest = max(gradients[w], gradients[w == 0 ? gradients.count - 1 : w - 1], gradients[(w + 1) % gradients.count])
-                return 2e-7 + (steepest * 1.02 + undulationSlope) * drift
+                return Margin(model: 2e-7 + (steepest * 1.02 + undulationSlope) * drift, curvature: curvature[w])
             }
         }
 
@@ -287,8 +290,7 @@ extension Viewshed {
             let bandHorizons: UnsafeBufferPointer<Double>
             let bandCeilings: UnsafeBufferPointer<Double>
             let groupLateral: UnsafeBufferPointer<Double>
-            let curvatureMargin: UnsafeBufferPointer<Double>
-            let modelMargin: UnsafeBufferPointer<Double>
+            let margins: UnsafeBufferPointer<Margin>
         }
 
         /// Calls `body` with the tables, valid only within it.
@@ -298,12 +300,9 @@ extension Viewshed {
                     try bandHorizons.withUnsafeBufferPointer { bandHorizons in
                         try bandCeilings.withUnsafeBufferPointer { bandCeilings in
                             try groupLateral.withUnsafeBufferPointer { groupLateral in
-                                try curvatureMargin.withUnsafeBufferPointer { curvatureMargin in
-                                    try modelMargin.withUnsafeBufferPointer { modelMargin in
-                                        try body(Tables(lateral: lateral, bandLateral: bandLateral, bandHorizons: bandHorizons,
-                                                        bandCeilings: bandCeilings, groupLateral: groupLateral, curvatureMargin: curvatureMargin,
-                                                        modelMargin: modelMargin))
-                                    }
+                                try margins.withUnsafeBufferPointer { margins in
+                                    try body(Tables(lateral: lateral, bandLateral: bandLateral, bandHorizons: bandHorizons,
+                                                    bandCeilings: bandCeilings, groupLateral: groupLateral, margins: margins))
                                 }
                             }
                         }
@@ -531,7 +530,7 @@ extension Viewshed {
         let far = cut + slack
         guard far < min(profiles[i0].validity, profiles[i1].validity),
               far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else { return .open(clearTo: 0) }
-        let margin = tables.modelMargin[i0] + tables.curvatureMargin[i0] * x + 1e-6 * abs(t)
+        let margin = tables.margins[i0].model + tables.margins[i0].curvature * x + 1e-6 * abs(t)
         // The sightline's own points show tangents from min(t, T) to t (T its elevation tangent
         // at the eye), give or take `spread`: terrain above the highest hides the cell, below
         // the lowest it does not (``sightlineSpread(elevation:x:rise:radius:refraction:)``).

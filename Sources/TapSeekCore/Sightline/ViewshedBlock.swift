@@ -96,8 +96,8 @@ struct ViewshedBlock {
         func ray(_ i: Int) -> Int { ((i % count) + count) % count }
         var curvatureMargin = 0.0, modelMargin = 0.0
         for w in first...last {
-            curvatureMargin = max(curvatureMargin, tables.curvatureMargin[ray(w)])
-            modelMargin = max(modelMargin, tables.modelMargin[ray(w)])
+            curvatureMargin = max(curvatureMargin, tables.margins[ray(w)].curvature)
+            modelMargin = max(modelMargin, tables.margins[ray(w)].model)
         }
         // A cell's sightline shows tangents up to its own plus the spread, at most at the farthest
         // distance, the steepest elevation tangent (within (x/R)·t², doubled, of the cell's t)

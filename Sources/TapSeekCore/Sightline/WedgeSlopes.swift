@@ -66,7 +66,9 @@ struct WedgeSlopes: Sendable {
                         eye: GeodeticPosition, count: Int, range: Double) -> WedgeSlopes {
         let bands = bandCount
         let bandLength = Self.bandLength(range: range)
-        var slopes = [Double](repeating: 0, count: count * bands)
+        // Band-major while blocks are spread (a block raises a run of wedges in a band or two:
+        // contiguous here, a stride apart in the wedge-major table), turned wedge-major at the end.
+        var byBand = [Double](repeating: 0, count: count * bands)
         var gradients = [Double](repeating: 0, count: count)
         func band(_ d: Double) -> Int { min(max(Int(d / bandLength), 0), bands - 1) }
         let frame = LocalFrame(origin: eye)
@@ -95,7 +97,16 @@ struct WedgeSlopes: Sendable {
             var distances = [Double](repeating: 0, count: blockColumns), azimuths = distances
             var across = [(east: Double, south: Double)](repeating: (0, 0), count: blockColumns)
             g.heights.withUnsafeBufferPointer { h in
-                slopes.withUnsafeMutableBufferPointer { values in gradients.withUnsafeMutableBufferPointer { gradients in
+                byBand.withUnsafeMutableBufferPointer { byBand in gradients.withUnsafeMutableBufferPointer { gradients in
+                    // Raises wedges `wedges` in bands `reach` to `slope`, and their gradients to `gradient`.
+                    func raise(_ wedges: Range<Int>, bands reach: ClosedRange<Int>, slope: Double, gradient: Double) {
+                        for k in reach {
+                            let row = byBand.baseAddress! + k * count
+                            for w in wedges { row[w] = max(row[w], slope) }
+                        }
+                        let g = gradients.baseAddress!
+                        for w in wedges { g[w] = max(g[w], gradient) }
+                    }
                     var r = r0
                     while r < r1 {
                         for i in blocks.indices { blocks[i] = 0; lateral[i] = 0 }
@@ -172,10 +183,7 @@ struct WedgeSlopes: Sendable {
                             let margin = halfDiagonal + 0.01 * d + 200
                             let nearest = band(d - margin), farthest = band(d + margin)
                             guard d > 2 * halfDiagonal else {
-                                for w in 0..<count {
-                                    for k in nearest...farthest where values[w * bands + k] < steepest { values[w * bands + k] = steepest }
-                                    gradients[w] = max(gradients[w], steepest)
-                                }
+                                raise(0..<count, bands: nearest...farthest, slope: steepest, gradient: steepest)
                                 continue
                             }
                             let azimuth = azimuths[b]
@@ -187,17 +195,21 @@ struct WedgeSlopes: Sendable {
                             let convergence = abs(centreLongitudes[b] - eyeLongitude) * max(abs(sinPhi), eyeSine) + 1e-3
                             let slope = min(steepest, lateral[b] + (half + convergence) * steepest)
                             let first = Int(((azimuth - half) / step).rounded(.down)), last = Int(((azimuth + half) / step).rounded(.down))
-                            var w = ((first % count) + count) % count
-                            for _ in first...last {
-                                for k in nearest...farthest where values[w * bands + k] < slope { values[w * bands + k] = slope }
-                                gradients[w] = max(gradients[w], steepest)
-                                w = w + 1 == count ? 0 : w + 1
-                            }
+                            // Wedges first...last modulo the count: at most two runs (a block subtends under π).
+                            let w0 = ((first % count) + count) % count, w1 = w0 + (last - first)
+                            raise(w0..<min(w1 + 1, count), bands: nearest...farthest, slope: slope, gradient: steepest)
+                            if w1 >= count { raise(0..<min(w1 + 1 - count, count), bands: nearest...farthest, slope: slope, gradient: steepest) }
                         }
                         r = rEnd
                     }
                 } }
             }
+        }
+        let slopes = [Double](unsafeUninitializedCapacity: count * bands) { slopes, written in
+            for w in 0..<count {
+                for k in 0..<bands { slopes[w * bands + k] = byBand[k * count + w] }
+            }
+            written = count * bands
         }
         return WedgeSlopes(wedges: count, bands: bands, bandLength: bandLength, values: slopes, gradients: gradients)
     }

@@ -515,16 +515,16 @@ extension Viewshed {
         let (t, d, above) = tangent(x: x, height: h, eyeHeight: sweep.eye.height, radius: radius, curvature: curvature)
         // The sightline ends `tolerance` short of the target (TargetSight): the same share of
         // its horizontal run.
-        let lift = k * x * x / (2 * radius)
+        let lift = k * x * x * (0.5 / radius)
         let reach = (x * x + (v.z + lift) * (v.z + lift)).squareRoot()
         let tolerance = max(30, 0.005 * (x * x + v.z * v.z).squareRoot())
         guard reach > tolerance + 1 else { return .open(clearTo: 0) }
         let cut = d * (reach - tolerance) / reach
         // A point of the sightline lies over the ground within this share of its horizontal
         // distance of where a level ray's point at that distance does.
-        let shift = (abs(above) + 100) / radius
+        let shift = (abs(above) + 100) * (1 / radius)
         let slack = 1 + shift * x
-        let f = azimuth / step
+        let f = azimuth * (1 / step)
         let i0 = min(Int(f), count - 1), i1 = i0 + 1 == count ? 0 : i0 + 1
         let off0 = (f - Double(i0)) * step, off1 = step - off0
         let far = cut + slack
@@ -595,8 +595,8 @@ extension Viewshed {
     @inline(__always)
     static func tangent(x: Double, height h: Double, eyeHeight: Double, radius: Double, curvature: Double)
         -> (tangent: Double, distance: Double, above: Double) {
-        let above = eyeHeight + x * x / (2 * radius) - h
-        let d = x + above * x / radius
+        let above = eyeHeight + x * x * (0.5 / radius) - h
+        let d = x + above * x * (1 / radius)
         return ((h - eyeHeight - curvature * d * d) / d, d, above)
     }
 
@@ -622,9 +622,9 @@ extension Viewshed {
     /// 0.32 of this (`ViewshedSpreadTests`).
     @inline(__always)
     static func sightlineSpread(elevation T: Double, x: Double, rise: Double, radius: Double, refraction k: Double) -> Double {
-        let u = x / radius, t2 = T * T
+        let u = x * (1 / radius), t2 = T * T
         return u * (u * abs(T) * (1 + t2) + u * u * (0.125 + t2 * (0.5 + t2))
-                    + abs(k) * (u * u + abs(rise) / radius) * (1 + abs(T)))
+                    + abs(k) * (u * u + abs(rise) * (1 / radius)) * (1 + abs(T)))
     }
 
     /// Slant metres along level ray `ray` nearer than which the cell's own sightline surely
@@ -768,7 +768,7 @@ struct Bearing {
         var a: Double
         if azimuth.isFinite, dot > 0, abs(cross) < 0.01 * dot {
             let e = cross / dot, e2 = e * e
-            a = azimuth + e * (1 - e2 * (1.0 / 3 - e2 * (1.0 / 5 - e2 / 7)))
+            a = azimuth + e * (1 - e2 * (1.0 / 3 - e2 * (1.0 / 5 - e2 * (1.0 / 7))))
             if a < 0 { a += 2 * .pi } else if a >= 2 * .pi { a -= 2 * .pi }
         } else {
             a = atan2(x, y)

@@ -32,13 +32,13 @@ struct SkylineSearch: RayVisitor {
     static let nearest = 0.5
 
     func mayMatter(maximum: Double, segment: RayPath.Segment, from u0: Double, to u1: Double) -> Bool {
-        return bound(height: maximum + segment.highestUndulation, from: segment.start + u0, to: segment.start + u1) > tangent
+        return canShow(aboveTangent: tangent, height: maximum + segment.highestUndulation, from: segment.start + u0, to: segment.start + u1)
     }
 
     func mayMatter(_ cell: CellCrossing) -> Bool {
         let top = cell.highestPost
         guard !top.isNaN else { return true }
-        return bound(height: top + cell.highestUndulation, from: cell.s0, to: cell.s1) > tangent
+        return canShow(aboveTangent: tangent, height: top + cell.highestUndulation, from: cell.s0, to: cell.s1)
     }
 
     @inline(__always) mutating func visit(_ crossing: CellCrossing) -> Bool {
@@ -132,17 +132,22 @@ struct SkylineSearch: RayVisitor {
     /// still appear above the best point so far: when a ray leaves the data here, its skyline
     /// is unsettled.
     func mayRise(beyond s: Double) -> Bool {
-        bound(height: maximumTerrain + highestUndulation, from: s, to: .infinity) > tangent
+        canShow(aboveTangent: tangent, height: maximumTerrain + highestUndulation, from: s, to: .infinity)
     }
 
-    /// The largest tangent that terrain of ellipsoidal height `height` can show between
-    /// distances d0 and d1: g(d) = (M − c·d²)/d with M = height − eye falls with d when M ≥ 0
-    /// and peaks at d = √(−M/c) otherwise.
-    @inline(__always) func bound(height: Double, from d0: Double, to d1: Double) -> Double {
+    /// Whether terrain of ellipsoidal height `height` between distances d0 and d1 can show a
+    /// tangent above t: the largest it can show, g(d) = (M − c·d²)/d with M = height − eye, falls
+    /// with d when M ≥ 0 and peaks at d = √(−M/c), −2·√(−M·c), otherwise (c > 0: refraction's k
+    /// stays below 1). Compared as M − c·d² > t·d, and the peak as 4·(−M)·c < t² for t < 0: a
+    /// cell's or block's test, walked for every one a ray passes, divided and took a root.
+    @inline(__always) func canShow(aboveTangent t: Double, height: Double, from d0: Double, to d1: Double) -> Bool {
         let m = height - eye
         let near = max(d0, Self.nearest)
-        guard near <= d1 else { return -.infinity }
-        let d = m >= 0 ? near : min(max((-m / curvature).squareRoot(), near), d1)
-        return (m - curvature * d * d) / d
+        guard near <= d1 else { return false }
+        @inline(__always) func shows(at d: Double) -> Bool { m - curvature * d * d > t * d }
+        guard m < 0 else { return shows(at: near) }
+        if -m <= curvature * near * near { return shows(at: near) }
+        if -m >= curvature * d1 * d1 { return shows(at: d1) }
+        return t < 0 && 4 * -m * curvature < t * t
     }
 }

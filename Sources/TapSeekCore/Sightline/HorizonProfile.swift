@@ -193,12 +193,19 @@ struct HorizonProfile: Sendable {
         if range > 0, range.isFinite {
             let entries = max(2, min(Int(range / 100) + 2, 2 * profile.rises.count + 2))
             profile.entriesPerMetre = Double(entries - 1) / range
-            profile.startsBefore = [Int32](repeating: 0, count: entries)
-            var i = 0
-            for k in 0..<entries {
-                let distance = (Double(k) - 1e-6) / profile.entriesPerMetre
-                while i < profile.rises.count, profile.rises[i].start <= distance { i += 1 }
-                profile.startsBefore[k] = Int32(i)
+            // Entry k's distance as (k − 10⁻⁶) times the spacing: it and k/entriesPerMetre differ
+            // by a few ulps, a ten-millionth of the hair it keeps short (and no division each).
+            let spacing = range / Double(entries - 1)
+            profile.startsBefore = profile.rises.withUnsafeBufferPointer { rises in
+                [Int32](unsafeUninitializedCapacity: entries) { starts, count in
+                    var i = 0
+                    for k in 0..<entries {
+                        let distance = (Double(k) - 1e-6) * spacing
+                        while i < rises.count, rises[i].start <= distance { i += 1 }
+                        starts[k] = Int32(i)
+                    }
+                    count = entries
+                }
             }
         }
         switch end {

@@ -167,6 +167,10 @@ extension Viewshed {
         let bandLateral: [Double]
         let bands: Int
         let bandLength: Double
+        /// 1/``bandLength``: a distance's band by a multiplication (a band off by one for a
+        /// distance within rounding of a band's edge reads slopes spread over both: ``WedgeSlopes``
+        /// widens each block's bands by 200 m).
+        let bandsPerMetre: Double
         /// Each level ray's horizon at the end of each band, ray-major: `bandHorizons[i * bands + k]`
         /// = `profiles[i].horizon(at: (k + 1)·bandLength)`.
         let bandHorizons: [Double]
@@ -244,6 +248,7 @@ extension Viewshed {
             bandLateral = wedgeSlopes.values.map { $0 * 1.02 + undulationSlope }
             bands = wedgeSlopes.bands
             bandLength = wedgeSlopes.bandLength
+            bandsPerMetre = 1 / wedgeSlopes.bandLength
             // A local: the closure below may not capture self before it is initialised.
             let bands = wedgeSlopes.bands
             self.bandHorizons = bandHorizons
@@ -634,7 +639,7 @@ extension Viewshed {
     @inline(__always)
     private static func clearByBands(below tangent: Double, ray: Int, offset: Double, to d: Double, wedge: Int, sweep: Sweep,
                                      tables: Sweep.Tables, profiles: UnsafeBufferPointer<HorizonProfile>) -> Double {
-        let row = wedge * sweep.bands, base = ray * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
+        let row = wedge * sweep.bands, base = ray * sweep.bands, last = min(Int(d * sweep.bandsPerMetre), sweep.bands - 1)
         // Bands whose ceiling stays below the tangent less the wedge's steepest slope times the
         // offset pass the test below: the first that may not, found by bisection, is where the
         // band-by-band search starts (the ceilings rise with k).
@@ -664,8 +669,8 @@ extension Viewshed {
         var slope = tables.lateral[wedge]
         if source.end >= source.start {
             slope = 0
-            let last = min(Int(source.end / sweep.bandLength), sweep.bands - 1)
-            for k in min(Int(max(source.start, 0) / sweep.bandLength), last)...last { slope = max(slope, tables.bandLateral[row + k]) }
+            let last = min(Int(source.end * sweep.bandsPerMetre), sweep.bands - 1)
+            for k in min(Int(max(source.start, 0) * sweep.bandsPerMetre), last)...last { slope = max(slope, tables.bandLateral[row + k]) }
         }
         return source.tangent - slope * offset > tangent
     }
@@ -677,7 +682,7 @@ extension Viewshed {
     @inline(__always)
     private static func upperByBands(below tangent: Double, ray: Int, offset: Double, horizon: Double, at d: Double, wedge: Int,
                                      sweep: Sweep, tables: Sweep.Tables) -> Bool {
-        let row = wedge * sweep.bands, last = min(Int(d / sweep.bandLength), sweep.bands - 1)
+        let row = wedge * sweep.bands, last = min(Int(d * sweep.bandsPerMetre), sweep.bands - 1)
         guard horizon + tables.bandLateral[row + last] * offset < tangent else { return false }
         let base = ray * sweep.bands, groups = (sweep.bands + Sweep.bandGroup - 1) / Sweep.bandGroup
         var k = 0

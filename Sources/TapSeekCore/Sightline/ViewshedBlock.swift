@@ -93,11 +93,16 @@ struct ViewshedBlock {
         let half = asin(min(1, ball / x)) + 1e-9
         let first = Int(((azimuth - half) / step).rounded(.down)) - 1, last = Int(((azimuth + half) / step).rounded(.down)) + 1
         guard last - first + 1 <= Self.widestSpan else { return false }
-        func ray(_ i: Int) -> Int { ((i % count) + count) % count }
+        // Wedge and ray indices wrap round the circle: stepped on from the first, not taken
+        // modulo the count each time (an integer division, dearer than the rest of a wedge's work).
+        let firstRay = ((first % count) + count) % count
+        @inline(__always) func next(_ i: Int) -> Int { i + 1 == count ? 0 : i + 1 }
         var curvatureMargin = 0.0, modelMargin = 0.0
-        for w in first...last {
-            curvatureMargin = max(curvatureMargin, tables.margins[ray(w)].curvature)
-            modelMargin = max(modelMargin, tables.margins[ray(w)].model)
+        var w = firstRay
+        for _ in first...last {
+            curvatureMargin = max(curvatureMargin, tables.margins[w].curvature)
+            modelMargin = max(modelMargin, tables.margins[w].model)
+            w = next(w)
         }
         // A cell's sightline shows tangents up to its own plus the spread, at most at the farthest
         // distance, the steepest elevation tangent (within (x/R)·t², doubled, of the cell's t)
@@ -109,15 +114,18 @@ struct ViewshedBlock {
         let margin = modelMargin + curvatureMargin * farthest + 1e-6 * magnitude + lineSpread
         // Each level ray must hold to beyond the farthest sightline, as the per-cell bound asks.
         var lowerBounds = (previous: 0.0, current: 0.0)
+        // Ray i, and the wedge before it (that of ray i − 1).
+        var ray = firstRay, wedge = firstRay
         for i in first...(last + 1) {
-            let profile = profiles[ray(i)]
+            if i > first { (wedge, ray) = (ray, next(ray)) }
+            let profile = profiles[ray]
             guard far < profile.validity, far + sweep.voidReach < profile.firstVoid else { return false }
             lowerBounds = (lowerBounds.current, profile.horizonBounds(at: near).lower)
             guard i > first else { continue }
             // Within wedge i − 1 a cell's own horizon at `near` is at least the better of its two
             // rays' less the wedge's slope times its offset from each: the least of that over
             // the offsets.
-            let a = lowerBounds.previous, b = lowerBounds.current, slope = tables.lateral[ray(i - 1)]
+            let a = lowerBounds.previous, b = lowerBounds.current, slope = tables.lateral[wedge]
             let lowest = a + slope * step < b ? b - slope * step : (a - slope * step > b ? a - slope * step : (a + b - slope * step) / 2)
             guard tangent < lowest - margin - 1e-9 else { return false }
         }

@@ -31,11 +31,11 @@ struct SkylineSearch: RayVisitor {
     /// Points nearer than this are the observer's own ground, metres.
     static let nearest = 0.5
 
-    func mayMatter(maximum: Double, segment: RayPath.Segment, from u0: Double, to u1: Double) -> Bool {
+    @inline(__always) func mayMatter(maximum: Double, segment: RayPath.Segment, from u0: Double, to u1: Double) -> Bool {
         return canShow(aboveTangent: tangent, height: maximum + segment.highestUndulation, from: segment.start + u0, to: segment.start + u1)
     }
 
-    func mayMatter(_ cell: CellCrossing) -> Bool {
+    @inline(__always) func mayMatter(_ cell: CellCrossing) -> Bool {
         let top = cell.highestPost
         guard !top.isNaN else { return true }
         return canShow(aboveTangent: tangent, height: top + cell.highestUndulation, from: cell.s0, to: cell.s1)

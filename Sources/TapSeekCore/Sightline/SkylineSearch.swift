@@ -138,8 +138,9 @@ struct SkylineSearch: RayVisitor {
     /// Whether terrain of ellipsoidal height `height` between distances d0 and d1 can show a
     /// tangent above t: the largest it can show, g(d) = (M − c·d²)/d with M = height − eye, falls
     /// with d when M ≥ 0 and peaks at d = √(−M/c), −2·√(−M·c), otherwise (c > 0: refraction's k
-    /// stays below 1). Compared as M − c·d² > t·d, and the peak as 4·(−M)·c < t² for t < 0: a
-    /// cell's or block's test, walked for every one a ray passes, divided and took a root.
+    /// stays below 1). Compared as M − c·d² > t·d, and the peak as 4·(−M)·c < t² for t < 0:
+    /// every block and cell a level ray passes asks, and a division and a root each cost more
+    /// than the rest of the test.
     @inline(__always) func canShow(aboveTangent t: Double, height: Double, from d0: Double, to d1: Double) -> Bool {
         let m = height - eye
         let near = max(d0, Self.nearest)

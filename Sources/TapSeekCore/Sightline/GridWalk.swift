@@ -291,15 +291,26 @@ extension RayPath {
                     continue
                 }
                 var v = u
+                // A cell is left through one side at a time: the exit through the other axis's
+                // side ahead stands while the track stays in that row or column, and is kept
+                // rather than found again (two Newton steps, two divisions waited on). From a
+                // later start the steps find the same crossing to an ulp; a kept exit not ahead of
+                // the point (a track grazing the side) is found again.
+                var rowExit = (cell: -1, at: 0.0), columnExit = (cell: -1, at: 0.0)
                 while v < uExit {
                     let rv = row(v + Self.nudge), cv = column(v + Self.nudge)
                     let cellRow = min(max(Int(rv), 0), grid.rows - 2), cellColumn = min(max(Int(cv), 0), columns - 2)
-                    let vExit = smallest(uExit, row.exit(from: cellRow == 0 ? -Self.edgeTolerance : Double(cellRow),
-                                                         cellRow + 2 == grid.rows ? lastRow + Self.edgeTolerance : Double(cellRow + 1),
-                                                         after: v + half, limit: uExit, heading: rowHeading),
-                                         column.exit(from: cellColumn == 0 ? -Self.edgeTolerance : Double(cellColumn),
-                                                     cellColumn + 2 == columns ? lastColumn + Self.edgeTolerance : Double(cellColumn + 1),
-                                                     after: v + half, limit: uExit, heading: columnHeading))
+                    if rowExit.cell != cellRow || !(rowExit.at > v + half) {
+                        rowExit = (cellRow, row.exit(from: cellRow == 0 ? -Self.edgeTolerance : Double(cellRow),
+                                                     cellRow + 2 == grid.rows ? lastRow + Self.edgeTolerance : Double(cellRow + 1),
+                                                     after: v + half, limit: uExit, heading: rowHeading))
+                    }
+                    if columnExit.cell != cellColumn || !(columnExit.at > v + half) {
+                        columnExit = (cellColumn, column.exit(from: cellColumn == 0 ? -Self.edgeTolerance : Double(cellColumn),
+                                                              cellColumn + 2 == columns ? lastColumn + Self.edgeTolerance : Double(cellColumn + 1),
+                                                              after: v + half, limit: uExit, heading: columnHeading))
+                    }
+                    let vExit = smallest(uExit, rowExit.at, columnExit.at)
                     let i = cellRow * columns + cellColumn
                     let du = vExit - v
                     let height = segment.height

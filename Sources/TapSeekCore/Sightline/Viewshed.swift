@@ -456,7 +456,7 @@ extension Viewshed {
                         case .open where countingOnly:
                             exact += 1
                             continue
-                        case .open(let clear):
+                        case .open(let clear, let clearFrom):
                             exact += 1
                             // aim's own target height, with the geoid looked up at the point itself.
                             let longitude = grid.longitude(column: c)
@@ -465,8 +465,8 @@ extension Viewshed {
                             // cosines: what Ellipsoid.vertical computes from the cell's position.
                             let above = Ellipsoid.Vertical(n: n, cosLatitude: cosPhi, sinLatitude: sinPhi, cosLongitude: cosines[c],
                                                            sinLongitude: sines[c], eccentricitySquared: e2)
-                            visible = x < 1 || exactlyVisible(above: above, height: exact, clearTo: clear, sweep: sweep, frame: frame,
-                                                              radius: radius, path: &path, over: &terrain)
+                            visible = x < 1 || exactlyVisible(above: above, height: exact, clearTo: clear, clearFrom: clearFrom, sweep: sweep,
+                                                              frame: frame, radius: radius, path: &path, over: &terrain)
                         }
                         values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
                     }
@@ -503,8 +503,8 @@ extension Viewshed {
     enum Judgement {
         case visible, hidden
         /// Open: only its own sightline can tell, and no terrain can touch that sightline
-        /// nearer than `clearTo` slant metres from the eye.
-        case open(clearTo: Double)
+        /// nearer than `clearTo` slant metres from the eye, nor beyond `clearFrom`.
+        case open(clearTo: Double, clearFrom: Double = .infinity)
     }
 
     /// Whether the radial horizons around a cell settle it, and if not, how far its sightline
@@ -534,7 +534,12 @@ extension Viewshed {
         let off0 = (f - Double(i0)) * step, off1 = step - off0
         let far = cut + slack
         guard far < min(profiles[i0].validity, profiles[i1].validity),
-              far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else { return .open(clearTo: 0) }
+              far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else {
+            let known = min(profiles[i0].validity, profiles[i1].validity,
+                            min(profiles[i0].firstVoid, profiles[i1].firstVoid) - sweep.voidReach)
+            return settle(before: known, v: v, x: x, h: h, tangent: t, lift: lift, reach: reach, cut: cut, shift: shift,
+                          rays: (i0, i1), offsets: (off0, off1), sweep: sweep, tables: tables, profiles: profiles, radius: radius, k: k)
+        }
         let margin = tables.margins[i0].model + tables.margins[i0].curvature * x + 1e-6 * abs(t)
         // The sightline's own points show tangents from min(t, T) to t (T its elevation tangent
         // at the eye), give or take `spread`: terrain above the highest hides the cell, below
@@ -579,6 +584,46 @@ extension Viewshed {
         guard sweep.nearBound < lowest else { return .open(clearTo: 0) }
         let clear = max(clearByBands(below: lowest, ray: a, offset: offA, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles),
                         clearByBands(below: lowest, ray: b, offset: offB, to: far, wedge: i0, sweep: sweep, tables: tables, profiles: profiles))
+        // Past the last band where neither ray bounds it, the sightline is surely clear too: its
+        // walk ends there (a cell near grazing over a ridge part-way is walked over the ridge).
+        let beyond = clearBeyondBands(below: lowest, rays: (a, b), offsets: (offA, offB), horizons: (farA, farB), at: far, wedge: i0,
+                                      sweep: sweep, tables: tables)
+        return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x), clearFrom: ((beyond + slack) * (1 + shift) + 1) * reach / x)
+    }
+
+    /// ``settle(v:x:h:azimuth:sweep:tables:profiles:radius:curvature:k:step:count:)`` for a cell
+    /// whose sightline runs on past `known` level-ray metres: beyond, one of its two rays left
+    /// the data or its wedge may hold a void (whose terrain, unknown, hides nothing), so that
+    /// the rays tell nothing of the terrain beside them. Nearer, they do: terrain there that
+    /// surely rises above the cell's tangent hides it, and the band-by-band bound says how far
+    /// its sightline is surely clear, from where its own walk starts (over a window whose data
+    /// end within range, such a cell's sightline was walked from the eye).
+    @inline(never)
+    private static func settle(before known: Double, v: Vector3, x: Double, h: Double, tangent t: Double, lift: Double,
+                               reach: Double, cut: Double, shift: Double, rays: (Int, Int), offsets: (Double, Double),
+                               sweep: Sweep, tables: Sweep.Tables, profiles: UnsafeBufferPointer<HorizonProfile>,
+                               radius: Double, k: Double) -> Judgement {
+        let slack = 1 + shift * x
+        guard known > slack else { return .open(clearTo: 0) }
+        let (i0, i1) = rays, (off0, off1) = offsets
+        let margin = tables.margins[i0].model + tables.margins[i0].curvature * x + 1e-6 * abs(t)
+        let elevation = (v.z + lift) / x
+        let spread = sightlineSpread(elevation: elevation, x: x, rise: h - sweep.eye.height, radius: radius, refraction: k)
+        let lateral = tables.lateral[i0]
+        let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
+        // The horizon nearer than the cell and than `known`, less the terrain's lateral step.
+        let near = min(cut, known) - slack
+        let highest = t + spread + margin
+        if highest < profiles[a].horizonBounds(at: near).lower - la || highest < profiles[b].horizonBounds(at: near).lower - lb {
+            return .hidden
+        }
+        let lowest = min(t, elevation) - spread - margin
+        guard sweep.nearBound < lowest else { return .open(clearTo: 0) }
+        let (offA, offB) = off0 <= off1 ? (off0, off1) : (off1, off0)
+        let clear = min(known, max(clearByBands(below: lowest, ray: a, offset: offA, to: known, wedge: i0, sweep: sweep, tables: tables,
+                                                profiles: profiles),
+                                   clearByBands(below: lowest, ray: b, offset: offB, to: known, wedge: i0, sweep: sweep, tables: tables,
+                                                profiles: profiles)))
         return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
     }
 
@@ -698,14 +743,41 @@ extension Viewshed {
         return true
     }
 
+    /// Slant metres along the level rays beyond which the cell's own sightline surely stays below
+    /// `tangent` up to d: the start of the band after the last one (up to d's) in which neither
+    /// ray bounds it, each ray's horizon at the band's end (at d in d's band: `horizons`) raised
+    /// by the band's slope in `wedge` times the cell's azimuth offset from that ray; +∞ when
+    /// d's band is such a band. Each band is bounded on its own: terrain along a ray within a
+    /// band is no higher than the ray's horizon at the band's end, and the sightline's within
+    /// the band's slope times the offset of that.
+    @inline(__always)
+    private static func clearBeyondBands(below tangent: Double, rays: (a: Int, b: Int), offsets: (a: Double, b: Double),
+                                         horizons: (a: Double, b: Double), at d: Double, wedge: Int, sweep: Sweep,
+                                         tables: Sweep.Tables) -> Double {
+        let row = wedge * sweep.bands, last = min(Int(d * sweep.bandsPerMetre), sweep.bands - 1)
+        let slope = tables.bandLateral[row + last]
+        guard horizons.a + slope * offsets.a < tangent || horizons.b + slope * offsets.b < tangent else { return .infinity }
+        let baseA = rays.a * sweep.bands, baseB = rays.b * sweep.bands
+        var k = last - 1
+        while k >= 0 {
+            let slope = tables.bandLateral[row + k]
+            guard tables.bandHorizons[baseA + k] + slope * offsets.a < tangent
+                    || tables.bandHorizons[baseB + k] + slope * offsets.b < tangent else { break }
+            k -= 1
+        }
+        return Double(k + 1) * sweep.bandLength
+    }
+
     /// `aim`'s answer for one point (ellipsoidal height h on the vertical `above`): no terrain in
     /// the way of its own sightline (``TargetSight/blocker(geoid:over:maximumTerrain:)``), walked
-    /// from `clearTo` slant metres, nearer than which the sweep has proved it clear. `frame` and
-    /// `radius` are the eye's, computed once for all cells; `path` is the eye's ray, re-aimed.
-    static func exactlyVisible<T: TerrainGrids>(above: Ellipsoid.Vertical, height h: Double, clearTo: Double, sweep: Sweep,
-                                                frame: LocalFrame, radius: Double, path: inout RayPath, over terrain: inout T) -> Bool {
+    /// from `clearTo` to `clearFrom` slant metres, nearer and beyond which the sweep has proved it
+    /// clear. `frame` and `radius` are the eye's, computed once for all cells; `path` is the
+    /// eye's ray, re-aimed.
+    static func exactlyVisible<T: TerrainGrids>(above: Ellipsoid.Vertical, height h: Double, clearTo: Double, clearFrom: Double = .infinity,
+                                                sweep: Sweep, frame: LocalFrame, radius: Double, path: inout RayPath,
+                                                over terrain: inout T) -> Bool {
         let sight = TargetSight(eye: sweep.eye, frame: frame, radius: radius, above: above, height: h, refraction: sweep.refraction)
-        let limit = sight.reach - sight.tolerance
+        let limit = min(sight.reach - sight.tolerance, clearFrom)
         guard limit > clearTo else { return true }
         // One path for all the cells, aimed anew (the geoid it holds is copied once).
         path.restart(direction: sight.direction)

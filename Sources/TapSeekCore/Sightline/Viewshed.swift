@@ -533,31 +533,31 @@ extension Viewshed {
         let i0 = min(Int(f), count - 1), i1 = i0 + 1 == count ? 0 : i0 + 1
         let off0 = (f - Double(i0)) * step, off1 = step - off0
         let far = cut + slack
-        guard far < min(profiles[i0].validity, profiles[i1].validity),
-              far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else {
-            let known = min(profiles[i0].validity, profiles[i1].validity,
-                            min(profiles[i0].firstVoid, profiles[i1].firstVoid) - sweep.voidReach)
-            return settle(before: known, v: v, x: x, h: h, tangent: t, lift: lift, reach: reach, cut: cut, shift: shift,
-                          rays: (i0, i1), offsets: (off0, off1), sweep: sweep, tables: tables, profiles: profiles, radius: radius, k: k)
-        }
         let margin = tables.margins[i0].model + tables.margins[i0].curvature * x + 1e-6 * abs(t)
         // The sightline's own points show tangents from min(t, T) to t (T its elevation tangent
         // at the eye), give or take `spread`: terrain above the highest hides the cell, below
         // the lowest it does not (``sightlineSpread(elevation:x:rise:radius:refraction:)``).
         let elevation = (v.z + lift) / x
         let spread = sightlineSpread(elevation: elevation, x: x, rise: h - sweep.eye.height, radius: radius, refraction: k)
-        let highest = t + spread + margin
+        let highest = t + spread + margin, lowest = min(t, elevation) - spread - margin
         let lateral = tables.lateral[i0]
         // Each level ray's horizon is exact; the cell's own lies within lateral·offset of both.
         // Most cells are hidden: the lower bounds first, the nearer ray's first.
         let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
+        let offA = off0 <= off1 ? off0 : off1, offB = off0 <= off1 ? off1 : off0
+        guard far < min(profiles[i0].validity, profiles[i1].validity),
+              far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else {
+            let known = min(profiles[i0].validity, profiles[i1].validity,
+                            min(profiles[i0].firstVoid, profiles[i1].firstVoid) - sweep.voidReach)
+            return settle(before: known, cut: cut, slack: slack, reach: reach, x: x, shift: shift, highest: highest, lowest: lowest,
+                          rays: (a, b), raised: (la, lb), offsets: (offA, offB), wedge: i0, sweep: sweep, tables: tables, profiles: profiles)
+        }
         // First with the horizons' cheap bounds (exact but within a crossing, where a closed
         // form is needed: over the sea every cell raises the horizon).
         let nearA = profiles[a].horizonBounds(at: cut - slack)
         if highest < nearA.lower - la { return .hidden }
         let nearB = profiles[b].horizonBounds(at: cut - slack)
         if highest < nearB.lower - lb { return .hidden }
-        let lowest = min(t, elevation) - spread - margin
         let atFarA = profiles[a].reading(at: far), atFarB = profiles[b].reading(at: far)
         if lowest > max(min(atFarA.bounds.upper + la, atFarB.bounds.upper + lb), sweep.nearBound) { return .visible }
         let farA = atFarA.value, farB = atFarB.value
@@ -565,7 +565,6 @@ extension Viewshed {
         if lowest > upper { return .visible }
         // Not settled by the wedge's steepest slope: bound again band by band, with the slope
         // of the terrain where it matters.
-        let offA = off0 <= off1 ? off0 : off1, offB = off0 <= off1 ? off1 : off0
         // A ray whose horizon there surely stays below the tangent hides nothing band by band:
         // its closed form is not needed (10⁻⁹ covers the closed form's rounding past the bound).
         if nearA.upper + 1e-9 > highest
@@ -597,33 +596,25 @@ extension Viewshed {
     /// the rays tell nothing of the terrain beside them. Nearer, they do: terrain there that
     /// surely rises above the cell's tangent hides it, and the band-by-band bound says how far
     /// its sightline is surely clear, from where its own walk starts (over a window whose data
-    /// end within range, such a cell's sightline was walked from the eye).
+    /// end within range, such a cell's sightline was walked from the eye). The cell's bounds are
+    /// settle's: `highest` and `lowest` its tangents, rays a and b the nearer and the farther,
+    /// `raised` their horizons' lateral steps and `offsets` the cell's azimuth from them.
     @inline(never)
-    private static func settle(before known: Double, v: Vector3, x: Double, h: Double, tangent t: Double, lift: Double,
-                               reach: Double, cut: Double, shift: Double, rays: (Int, Int), offsets: (Double, Double),
-                               sweep: Sweep, tables: Sweep.Tables, profiles: UnsafeBufferPointer<HorizonProfile>,
-                               radius: Double, k: Double) -> Judgement {
-        let slack = 1 + shift * x
+    private static func settle(before known: Double, cut: Double, slack: Double, reach: Double, x: Double, shift: Double,
+                               highest: Double, lowest: Double, rays: (a: Int, b: Int), raised: (a: Double, b: Double),
+                               offsets: (a: Double, b: Double), wedge: Int, sweep: Sweep, tables: Sweep.Tables,
+                               profiles: UnsafeBufferPointer<HorizonProfile>) -> Judgement {
         guard known > slack else { return .open(clearTo: 0) }
-        let (i0, i1) = rays, (off0, off1) = offsets
-        let margin = tables.margins[i0].model + tables.margins[i0].curvature * x + 1e-6 * abs(t)
-        let elevation = (v.z + lift) / x
-        let spread = sightlineSpread(elevation: elevation, x: x, rise: h - sweep.eye.height, radius: radius, refraction: k)
-        let lateral = tables.lateral[i0]
-        let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
-        // The horizon nearer than the cell and than `known`, less the terrain's lateral step.
         let near = min(cut, known) - slack
-        let highest = t + spread + margin
-        if highest < profiles[a].horizonBounds(at: near).lower - la || highest < profiles[b].horizonBounds(at: near).lower - lb {
+        if highest < profiles[rays.a].horizonBounds(at: near).lower - raised.a
+            || highest < profiles[rays.b].horizonBounds(at: near).lower - raised.b {
             return .hidden
         }
-        let lowest = min(t, elevation) - spread - margin
         guard sweep.nearBound < lowest else { return .open(clearTo: 0) }
-        let (offA, offB) = off0 <= off1 ? (off0, off1) : (off1, off0)
-        let clear = min(known, max(clearByBands(below: lowest, ray: a, offset: offA, to: known, wedge: i0, sweep: sweep, tables: tables,
-                                                profiles: profiles),
-                                   clearByBands(below: lowest, ray: b, offset: offB, to: known, wedge: i0, sweep: sweep, tables: tables,
-                                                profiles: profiles)))
+        let clear = min(known, max(clearByBands(below: lowest, ray: rays.a, offset: offsets.a, to: known, wedge: wedge, sweep: sweep,
+                                                tables: tables, profiles: profiles),
+                                   clearByBands(below: lowest, ray: rays.b, offset: offsets.b, to: known, wedge: wedge, sweep: sweep,
+                                                tables: tables, profiles: profiles)))
         return .open(clearTo: max(0, (clear / (1 + shift) - 1) * reach / x))
     }
 

@@ -545,12 +545,11 @@ extension Viewshed {
         // Most cells are hidden: the lower bounds first, the nearer ray's first.
         let (a, la, b, lb) = off0 <= off1 ? (i0, lateral * off0, i1, lateral * off1) : (i1, lateral * off1, i0, lateral * off0)
         let offA = off0 <= off1 ? off0 : off1, offB = off0 <= off1 ? off1 : off0
-        guard far < min(profiles[i0].validity, profiles[i1].validity),
-              far + sweep.voidReach < min(profiles[i0].firstVoid, profiles[i1].firstVoid) else {
-            let known = min(profiles[i0].validity, profiles[i1].validity,
-                            min(profiles[i0].firstVoid, profiles[i1].firstVoid) - sweep.voidReach)
-            return settle(before: known, cut: cut, slack: slack, reach: reach, x: x, shift: shift, highest: highest, lowest: lowest,
-                          rays: (a, b), raised: (la, lb), offsets: (offA, offB), wedge: i0, sweep: sweep, tables: tables, profiles: profiles)
+        let validity = min(profiles[i0].validity, profiles[i1].validity), firstVoid = min(profiles[i0].firstVoid, profiles[i1].firstVoid)
+        guard far < validity, far + sweep.voidReach < firstVoid else {
+            return settle(before: min(validity, firstVoid - sweep.voidReach), cut: cut, slack: slack, reach: reach, x: x, shift: shift,
+                          highest: highest, lowest: lowest, rays: (a, b), raised: (la, lb), offsets: (offA, offB), wedge: i0,
+                          sweep: sweep, tables: tables, profiles: profiles)
         }
         // First with the horizons' cheap bounds (exact but within a crossing, where a closed
         // form is needed: over the sea every cell raises the horizon).

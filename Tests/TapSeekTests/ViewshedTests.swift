@@ -45,6 +45,11 @@ struct ViewshedTests {
         // beside blocks holding visible cells.
         Window(name: "Dammastock summit: every cell within 6 km", latitude: 46.6436, longitude: 8.4208, range: 6000),
         Window(name: "Thurgau plain: every 11th cell within 30 km", latitude: 47.50, longitude: 9.38, range: 30_000, stride: 11),
+        // Lake Constance seen from 100 m above its shore: thousands of water cells visible near
+        // grazing, whose sightlines' last stretches their posts settle (SightlineTail).
+        Window(name: "Thurgau plain over Lake Constance: every 3rd cell within 30 km", latitude: 47.50, longitude: 9.38, range: 30_000,
+               stride: 3),
+        Window(name: "Dammastock summit: every 4th cell within 30 km", latitude: 46.6436, longitude: 8.4208, range: 30_000, stride: 4),
         Window(name: "Above Sainte-Maxime, over the sea: every 11th cell within 30 km", latitude: 43.31, longitude: 6.60, range: 30_000,
                stride: 11),
     ]

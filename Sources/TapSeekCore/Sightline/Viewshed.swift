@@ -14,7 +14,8 @@ import Foundation
 /// upper bound so raised, the cell is visible; below a lower bound so lowered, hidden. A cell
 /// that neither settles — near grazing, near a void, near the edge of the data, or within
 /// ``nearCells`` of the eye — is judged by its own exact sightline, exactly as `aim` judges it
-/// (``TargetSight/blocker(geoid:over:maximumTerrain:)``). Every answer is therefore `aim`'s:
+/// (``TargetSight/blocker(geoid:over:maximumTerrain:)``), unless the posts under the short
+/// stretch the bounds leave open settle it (``SightlineTail``). Every answer is therefore `aim`'s:
 /// the sweep only decides which cells need no ray of their own. Blocks of cells hidden as a
 /// whole are settled at once (``ViewshedBlock``), before any of their cells is bounded alone.
 ///
@@ -344,6 +345,13 @@ extension Viewshed {
         var heights = RowTerrain(grid: grid)
         var path = RayPath(eye: eye, direction: Vector3(0, 0, 1), geoid: geoid, refraction: sweep.refraction, frame: frame,
                            longitudeByArctangent: true)
+        // For the tails settled by their posts (SightlineTail): the geoid's steepest gradient over the
+        // window and the track's drift at its farthest latitude.
+        let reachInDegrees = Viewshed.profileRange(sweep.range) / 110_000
+        let undulationSlope = geoid.steepestGradient(south: eye.latitude - reachInDegrees, north: eye.latitude + reachInDegrees,
+                                                     west: eye.longitude - reachInDegrees / max(cos(radians(eye.latitude)), 0.01),
+                                                     east: eye.longitude + reachInDegrees / max(cos(radians(eye.latitude)), 0.01))
+        let drift = Viewshed.trackDrift(latitude: min(90, abs(eye.latitude) + reachInDegrees))
         // A group of rows' cells: ground heights (NaN: none), ellipsoidal target heights and
         // whether a hidden block holds them; each row's columns within reach (first > last:
         // none) and its vertical's terms.
@@ -457,16 +465,26 @@ extension Viewshed {
                             exact += 1
                             continue
                         case .open(let clear, let clearFrom):
-                            exact += 1
                             // aim's own target height, with the geoid looked up at the point itself.
                             let longitude = grid.longitude(column: c)
-                            let exact = ground + sweep.targetHeight + geoid.undulation(latitude: latitude, longitude: longitude)
+                            let undulation = geoid.undulation(latitude: latitude, longitude: longitude)
+                            let target = ground + sweep.targetHeight + undulation
                             // The vertical through the cell from the row's and the column's sines and
                             // cosines: what Ellipsoid.vertical computes from the cell's position.
                             let above = Ellipsoid.Vertical(n: n, cosLatitude: cosPhi, sinLatitude: sinPhi, cosLongitude: cosines[c],
                                                            sinLongitude: sines[c], eccentricitySquared: e2)
-                            visible = x < 1 || exactlyVisible(above: above, height: exact, clearTo: clear, clearFrom: clearFrom, sweep: sweep,
-                                                              frame: frame, radius: radius, path: &path, over: &terrain)
+                            // A short stretch left open is first bounded by the posts under it.
+                            if x >= 1, SightlineTail.mayCover(slant: v.length, from: clear, to: clearFrom),
+                               let seen = SightlineTail(frame: frame, target: above, latitude: latitude, longitude: longitude,
+                                                        height: target, run: x, refraction: k, radius: radius)
+                                .verdict(from: clear, to: clearFrom, undulation: undulation, undulationSlope: undulationSlope,
+                                         drift: drift, over: &terrain) {
+                                visible = seen
+                            } else {
+                                exact += 1
+                                visible = x < 1 || exactlyVisible(above: above, height: target, clearTo: clear, clearFrom: clearFrom,
+                                                                  sweep: sweep, frame: frame, radius: radius, path: &path, over: &terrain)
+                            }
                         }
                         values[base + c] = visible ? ViewshedGrid.visible : ViewshedGrid.hidden
                     }

@@ -68,6 +68,24 @@ public struct Geoid: Sendable {
         columnsPerDegree = exact ? 1 / grid.longitudeSpacing : 0
     }
 
+    /// ``steepestGradient`` over the cells that hold any part of a box (degrees; any longitudes,
+    /// `west` ≤ `east`, at most a turn apart): a tighter bound on how far the undulation changes
+    /// across a few kilometres within it. The whole grid's when the box reaches a pole.
+    func steepestGradient(south: Double, north: Double, west: Double, east: Double) -> Double {
+        let g = grid
+        let top = Int(((g.north - north) / g.latitudeSpacing).rounded(.down)), bottom = Int(((g.north - south) / g.latitudeSpacing).rounded(.up))
+        guard top >= 0, bottom <= g.rows - 1, east - west < 360 else { return steepestGradient }
+        var left = Int(((west - g.west) / g.longitudeSpacing).rounded(.down)), right = Int(((east - g.west) / g.longitudeSpacing).rounded(.up))
+        if !wraps {
+            guard left >= 0, right <= g.columns - 1 else { return steepestGradient }
+        } else {
+            let turns = Int((Double(left) / period).rounded(.down)) * Int(period.rounded())
+            left -= turns
+            right -= turns
+        }
+        return Self.steepestGradient(of: g, rows: top..<max(top, bottom), columns: left..<max(left, right))
+    }
+
     /// The largest |∂N/∂east| + |∂N/∂north| of the bilinear surface (≥ its gradient's length),
     /// with ground widths from the WGS84 radii at each cell's poleward row, where the cell is
     /// narrowest. Rows at a pole are skipped (the pole is one point, its posts all equal).
@@ -104,6 +122,32 @@ public struct Geoid: Sendable {
             }
         }
         return steepest
+    }
+
+    /// ``steepestGradient(of:)`` over the cells of rows `rows` and columns `columns` (columns
+    /// past the grid's last wrap round, for a grid that goes round the globe).
+    private static func steepestGradient(of g: ElevationGrid, rows: Range<Int>, columns: Range<Int>) -> Double {
+        let ellipsoid = Ellipsoid.wgs84
+        var steepest: Float = 0
+        g.heights.withUnsafeBufferPointer { p in
+            for r in rows where r < g.rows - 1 {
+                let northRow = g.north - Double(r) * g.latitudeSpacing, southRow = northRow - g.latitudeSpacing
+                let phi = radians(min(max(abs(northRow), abs(southRow)), 90))
+                let dx = ellipsoid.primeVerticalRadius(latitude: phi) * cos(phi) * radians(g.longitudeSpacing)
+                let dy = ellipsoid.semiMajorAxis * (1 - ellipsoid.eccentricitySquared) * radians(g.latitudeSpacing)
+                guard dx > 1 else { continue }
+                let perEast = Float(1 / dx), perNorth = Float(1 / dy)
+                for column in columns {
+                    let c = column % g.columns, c1 = (column + 1) % g.columns
+                    let top = r * g.columns, bottom = top + g.columns
+                    let east = max((p[top + c1] - p[top + c]).magnitude, (p[bottom + c1] - p[bottom + c]).magnitude)
+                    let north = max((p[bottom + c] - p[top + c]).magnitude, (p[bottom + c1] - p[top + c1]).magnitude)
+                    let slope = east * perEast + north * perNorth
+                    if slope > steepest { steepest = slope }
+                }
+            }
+        }
+        return Double(steepest) * (1 + 1e-6)
     }
 
     /// EGM96 undulation at a point, metres (−107 … +85 on Earth). Degrees in; any longitude.

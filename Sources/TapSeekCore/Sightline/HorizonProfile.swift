@@ -155,15 +155,20 @@ struct HorizonProfile: Sendable {
         }
     }
 
-    /// Where the horizon first rises to `tangent`: the start of the first crossing that takes
-    /// it there (+∞: never). Nearer, all terrain along the ray shows a lower tangent.
-    func firstRise(to tangent: Double) -> Double {
-        var lo = 0, hi = rises.count
-        while lo < hi {
-            let mid = (lo + hi) >> 1
-            if rises[mid].after < tangent { lo = mid + 1 } else { hi = mid }
+    /// Where the horizon first rises to `tangent`, or d if it has by then: the start of the first
+    /// crossing that takes it there (+∞: never). Nearer, all terrain along the ray shows a lower
+    /// tangent. For a d that the horizon reaches `tangent` not far beyond, a step at a time from
+    /// the rise that holds d: a bisection of all the rises, whose branches no processor predicts,
+    /// was 4 % of a viewshed's time over a lake, where every cell is a rise. Inlined into a
+    /// viewshed's cells, the rises read in place.
+    @inline(__always)
+    func firstRise(to tangent: Double, from d: Double) -> Double {
+        let first = max(0, risesStarted(before: d) - 1)
+        return rises.withUnsafeBufferPointer { rises in
+            var i = first
+            while i < rises.count, rises[i].after < tangent { i += 1 }
+            return i < rises.count ? max(d, rises[i].start) : .infinity
         }
-        return lo < rises.count ? rises[lo].start : .infinity
     }
 
     /// Walks the level ray at `azimuth` (degrees) from the eye to `range` slant metres, the rises

@@ -705,7 +705,7 @@ extension Viewshed {
         for k in first...last {
             let threshold = tangent - tables.bandLateral[row + k] * offset
             if k < last, tables.bandHorizons[base + k] < threshold { continue }
-            return max(Double(k) * sweep.bandLength, profiles[ray].firstRise(to: threshold))
+            return profiles[ray].firstRise(to: threshold, from: Double(k) * sweep.bandLength)
         }
         return 0
     }

@@ -43,6 +43,12 @@ struct SightlineTail {
     /// The longest stretch proved from posts, slant metres: beyond, the walk's pyramid skips the
     /// terrain faster than posts are read one by one.
     static let longest = 2000.0
+    /// Slant metres next to the target looked at when the whole stretch is longer than
+    /// ``longest``: where they settle nothing, or prove clear only themselves (the walk then
+    /// ends where they begin), a few hundred instructions are lost; where the ray surely runs
+    /// below the terrain there, a walk of kilometres is saved. 150–800 m cost about the same
+    /// (300 m: 0.8–1.4 % fewer instructions than none on the benchmark's six terrains).
+    static let glance = 300.0
 
     /// The tail of the sightline from the eye (the origin of `frame`) to the target on the vertical
     /// `target` (at `latitude`, `longitude` degrees) `height` metres above the ellipsoid, `run`
@@ -102,8 +108,8 @@ struct SightlineTail {
     func heightMargin(back l: Double) -> Double { 0.003 + l * l * l / (6.3e6 * 6.3e6) + 1e-9 * reach }
 
     /// Whether a stretch from slant metres `clearTo` to `clearFrom` of a sightline `slant` metres
-    /// long (to the unlifted target) may be short enough for ``verdict(from:to:undulation:undulationSlope:drift:over:)``:
-    /// asked before the tail is made.
+    /// long (to the unlifted target) may be short enough for ``verdict(from:to:undulation:undulationSlope:drift:over:)``
+    /// to take whole: asked before the tail is made.
     static func mayCover(slant: Double, from clearTo: Double, to clearFrom: Double) -> Bool {
         slant - clearTo - max(30, 0.005 * slant, slant - clearFrom) <= longest + 1
     }
@@ -130,7 +136,7 @@ struct SightlineTail {
         // The walk's stretch as slant metres back from the target, a centimetre wider each way.
         let near = max(0, max(tolerance, reach - clearFrom) - 0.01), far = reach - clearTo + 0.01
         guard far > near else { return true }
-        guard far - near <= Self.longest else { return nil }
+        guard far - near <= Self.longest + 0.05 else { return nil }
         let pad = pad(back: far, drift: drift), margin = heightMargin(back: far)
         // The undulation anywhere the stretch may pass, from the target's and the slope.
         let spread = undulationSlope * (far + pad)

@@ -473,16 +473,27 @@ extension Viewshed {
                             // cosines: what Ellipsoid.vertical computes from the cell's position.
                             let above = Ellipsoid.Vertical(n: n, cosLatitude: cosPhi, sinLatitude: sinPhi, cosLongitude: cosines[c],
                                                            sinLongitude: sines[c], eccentricitySquared: e2)
-                            // A short stretch left open is first bounded by the posts under it.
-                            if x >= 1, SightlineTail.mayCover(slant: v.length, from: clear, to: clearFrom),
-                               let seen = SightlineTail(frame: frame, target: above, latitude: latitude, longitude: longitude,
-                                                        height: target, run: x, refraction: k, radius: radius)
-                                .verdict(from: clear, to: clearFrom, undulation: undulation, undulationSlope: undulationSlope,
-                                         drift: drift, over: &terrain) {
+                            // The stretch left open is first bounded by the posts under it (SightlineTail): all of
+                            // it when it is short, else its last few hundred metres, which may hide the cell or end
+                            // its walk.
+                            var walkTo = clearFrom, seen: Bool?
+                            if x >= 1 {
+                                let short = SightlineTail.mayCover(slant: v.length, from: clear, to: clearFrom)
+                                let tail = SightlineTail(frame: frame, target: above, latitude: latitude, longitude: longitude,
+                                                         height: target, run: x, refraction: k, radius: radius)
+                                let start = short ? clear : max(clear, min(tail.reach - tail.tolerance, clearFrom) - SightlineTail.glance)
+                                seen = tail.verdict(from: start, to: clearFrom, undulation: undulation, undulationSlope: undulationSlope,
+                                                    drift: drift, over: &terrain)
+                                if seen == true, start > clear {
+                                    walkTo = start
+                                    seen = nil
+                                }
+                            }
+                            if let seen {
                                 visible = seen
                             } else {
                                 exact += 1
-                                visible = x < 1 || exactlyVisible(above: above, height: target, clearTo: clear, clearFrom: clearFrom,
+                                visible = x < 1 || exactlyVisible(above: above, height: target, clearTo: clear, clearFrom: walkTo,
                                                                   sweep: sweep, frame: frame, radius: radius, path: &path, over: &terrain)
                             }
                         }

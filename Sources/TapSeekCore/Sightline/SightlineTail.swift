@@ -109,7 +109,8 @@ struct SightlineTail {
 
     /// Whether a stretch from slant metres `clearTo` to `clearFrom` of a sightline `slant` metres
     /// long (to the unlifted target) may be short enough for ``verdict(from:to:undulation:undulationSlope:drift:over:)``
-    /// to take whole: asked before the tail is made.
+    /// to take whole (else its last ``glance`` metres are taken first): from the sightline's length
+    /// alone, which the tail's reach and ``tolerance`` follow to a metre.
     static func mayCover(slant: Double, from clearTo: Double, to clearFrom: Double) -> Bool {
         slant - clearTo - max(30, 0.005 * slant, slant - clearFrom) <= longest + 1
     }

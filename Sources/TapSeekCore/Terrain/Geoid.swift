@@ -90,7 +90,6 @@ public struct Geoid: Sendable {
     /// with ground widths from the WGS84 radii at each cell's poleward row, where the cell is
     /// narrowest. Rows at a pole are skipped (the pole is one point, its posts all equal).
     private static func steepestGradient(of g: ElevationGrid) -> Double {
-        let ellipsoid = Ellipsoid.wgs84
         var steepest = 0.0
         // Each row's cell slopes go to a buffer, as bit patterns, then the buffer's largest is
         // taken: two loops the compiler vectorises (a running Float maximum it does not). The
@@ -100,14 +99,9 @@ public struct Geoid: Sendable {
         defer { slopes.deallocate() }
         g.heights.withUnsafeBufferPointer { p in
             for r in 0..<(g.rows - 1) {
-                let northRow = g.north - Double(r) * g.latitudeSpacing, southRow = northRow - g.latitudeSpacing
-                let phi = radians(min(max(abs(northRow), abs(southRow)), 90))
-                let dx = ellipsoid.primeVerticalRadius(latitude: phi) * cos(phi) * radians(g.longitudeSpacing)
-                let dy = ellipsoid.semiMajorAxis * (1 - ellipsoid.eccentricitySquared) * radians(g.latitudeSpacing)
-                guard dx > 1 else { continue }
                 // Per cell the larger step along each axis, over its ground width; the row's
                 // steepest in single precision (the grid's own), widened once.
-                let perEast = Float(1 / dx), perNorth = Float(1 / dy)
+                guard let (perEast, perNorth) = inverseWidths(of: g, row: r) else { continue }
                 let top = p.baseAddress! + r * g.columns, bottom = top + g.columns
                 for c in 0..<(g.columns - 1) {
                     let east1 = (top[c + 1] - top[c]).magnitude, east2 = (bottom[c + 1] - bottom[c]).magnitude
@@ -124,19 +118,26 @@ public struct Geoid: Sendable {
         return steepest
     }
 
+    /// 1 / the ground width and 1 / the ground height of the cells of row r (between posts r and
+    /// r + 1), metres, from the WGS84 radii at the row's poleward edge, where its cells are
+    /// narrowest; nil at a pole, whose posts are one point.
+    private static func inverseWidths(of g: ElevationGrid, row r: Int) -> (east: Float, north: Float)? {
+        let ellipsoid = Ellipsoid.wgs84
+        let northRow = g.north - Double(r) * g.latitudeSpacing, southRow = northRow - g.latitudeSpacing
+        let phi = radians(min(max(abs(northRow), abs(southRow)), 90))
+        let dx = ellipsoid.primeVerticalRadius(latitude: phi) * cos(phi) * radians(g.longitudeSpacing)
+        let dy = ellipsoid.semiMajorAxis * (1 - ellipsoid.eccentricitySquared) * radians(g.latitudeSpacing)
+        guard dx > 1 else { return nil }
+        return (Float(1 / dx), Float(1 / dy))
+    }
+
     /// ``steepestGradient(of:)`` over the cells of rows `rows` and columns `columns` (columns
     /// past the grid's last wrap round, for a grid that goes round the globe).
     private static func steepestGradient(of g: ElevationGrid, rows: Range<Int>, columns: Range<Int>) -> Double {
-        let ellipsoid = Ellipsoid.wgs84
         var steepest: Float = 0
         g.heights.withUnsafeBufferPointer { p in
             for r in rows where r < g.rows - 1 {
-                let northRow = g.north - Double(r) * g.latitudeSpacing, southRow = northRow - g.latitudeSpacing
-                let phi = radians(min(max(abs(northRow), abs(southRow)), 90))
-                let dx = ellipsoid.primeVerticalRadius(latitude: phi) * cos(phi) * radians(g.longitudeSpacing)
-                let dy = ellipsoid.semiMajorAxis * (1 - ellipsoid.eccentricitySquared) * radians(g.latitudeSpacing)
-                guard dx > 1 else { continue }
-                let perEast = Float(1 / dx), perNorth = Float(1 / dy)
+                guard let (perEast, perNorth) = inverseWidths(of: g, row: r) else { continue }
                 for column in columns {
                     let c = column % g.columns, c1 = (column + 1) % g.columns
                     let top = r * g.columns, bottom = top + g.columns

@@ -195,6 +195,11 @@ extension Viewshed {
         let nearBound: Double
         /// A void square's reach along a ray beyond where it begins, metres.
         let voidReach: Double
+        /// For the tails settled by their posts (``SightlineTail``): the geoid's steepest gradient
+        /// over the window, and how far a modelled track may stray per metre of horizontal run at
+        /// its farthest latitude (``Viewshed/trackDrift(latitude:)``).
+        let windowUndulationSlope: Double
+        let drift: Double
 
         /// Where each level ray's horizon at the end of each band of ``WedgeSlopes`` (over the
         /// level rays' range) is written, ray-major, and its running maximum along the ray: the
@@ -277,7 +282,12 @@ extension Viewshed {
             // line's, tracks within ``trackDrift(latitude:)`` of it at the window's farthest
             // latitude from the equator, times the steepest gradient of the wedge or of either
             // neighbour (whose terrain a wedge's edge ray may cross).
-            let drift = Viewshed.trackDrift(latitude: min(90, abs(eye.latitude) + Viewshed.profileRange(range) / 110_000))
+            let reachInDegrees = Viewshed.profileRange(range) / 110_000, widening = 1 / max(cos(radians(eye.latitude)), 0.01)
+            let drift = Viewshed.trackDrift(latitude: min(90, abs(eye.latitude) + reachInDegrees))
+            self.drift = drift
+            windowUndulationSlope = geoid.steepestGradient(south: eye.latitude - reachInDegrees, north: eye.latitude + reachInDegrees,
+                                                           west: eye.longitude - reachInDegrees * widening,
+                                                           east: eye.longitude + reachInDegrees * widening)
             let gradients = wedgeSlopes.gradients
             margins = gradients.indices.map { w in
                 let steepest = max(gradients[w], gradients[w == 0 ? gradients.count - 1 : w - 1], gradients[(w + 1) % gradients.count])
@@ -345,13 +355,7 @@ extension Viewshed {
         var heights = RowTerrain(grid: grid)
         var path = RayPath(eye: eye, direction: Vector3(0, 0, 1), geoid: geoid, refraction: sweep.refraction, frame: frame,
                            longitudeByArctangent: true)
-        // For the tails settled by their posts (SightlineTail): the geoid's steepest gradient over the
-        // window and the track's drift at its farthest latitude.
-        let reachInDegrees = Viewshed.profileRange(sweep.range) / 110_000
-        let undulationSlope = geoid.steepestGradient(south: eye.latitude - reachInDegrees, north: eye.latitude + reachInDegrees,
-                                                     west: eye.longitude - reachInDegrees / max(cos(radians(eye.latitude)), 0.01),
-                                                     east: eye.longitude + reachInDegrees / max(cos(radians(eye.latitude)), 0.01))
-        let drift = Viewshed.trackDrift(latitude: min(90, abs(eye.latitude) + reachInDegrees))
+        let undulationSlope = sweep.windowUndulationSlope, drift = sweep.drift
         // A group of rows' cells: ground heights (NaN: none), ellipsoidal target heights and
         // whether a hidden block holds them; each row's columns within reach (first > last:
         // none) and its vertical's terms.

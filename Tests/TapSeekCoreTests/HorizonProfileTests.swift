@@ -20,6 +20,69 @@ struct HorizonProfileTests {
         return ElevationGrid(north: 30.25, west: 10, latitudeSpacing: spacing, longitudeSpacing: spacing, rows: n, columns: n, heights: heights)
     }()
 
+    /// A geoid of 15′ cells that tilts and bends by metres across each, more than EGM96 does.
+    static let rollingGeoid: Geoid = {
+        let n = 13
+        let heights = (0..<(n * n)).map { i -> Float in
+            let r = Double(i / n), c = Double(i % n)
+            return Float(45 + 6 * sin(r * 1.3) * cos(c * 0.9) + 0.8 * r - 0.5 * c)
+        }
+        return Geoid(grid: ElevationGrid(north: 31.5, west: 8.75, latitudeSpacing: 0.25, longitudeSpacing: 0.25, rows: n, columns: n,
+                                         heights: heights, boundsTerrain: false))
+    }()
+
+    /// A lake at 395 m, with hollows below it here and there (rough land, 380–394 m).
+    static let lake: ElevationGrid = {
+        let n = 601, spacing = 1.0 / 1200
+        var heights = [Float](repeating: 395, count: n * n)
+        for r in 0..<n {
+            for c in 0..<n {
+                let y = Double(r) * 92.6, x = Double(c) * 80
+                let hollow = sin(x / 900) * cos(y / 700) + 0.3 * sin((x - y) / 310)
+                if hollow > 0.7 { heights[r * n + c] = Float(380 + 14 * abs(sin(x / 47 + y / 63))) }
+            }
+        }
+        return ElevationGrid(north: 30.25, west: 10, latitudeSpacing: spacing, longitudeSpacing: spacing, rows: n, columns: n, heights: heights)
+    }()
+
+    /// Over a lake seen from 100 m above it, the horizon at d is the water's own tangent there,
+    /// (395 + N − h_eye − c·d²)/d, N looked up at the ray's point: nearer water shows a lower
+    /// tangent (it rises with distance this far out), and the hollows lower ones still. Its flat
+    /// blocks are taken whole, across the geoid's cells (the eye sits near their corner), and the
+    /// rises are far fewer than the cells crossed.
+    @Test(arguments: [0.0, 61.0, 150.0, 222.0, 290.0])
+    func overALakeTheHorizonIsTheWatersTangent(azimuth: Double) {
+        var terrain = Self.lake
+        let geoid = Self.rollingGeoid, refraction = 0.13, range = 20_000.0
+        let start = GeodeticPosition(latitude: 30.02, longitude: 10.23, height: 0)
+        let eye = GeodeticPosition(latitude: start.latitude, longitude: start.longitude,
+                                   height: 495 + geoid.undulation(latitude: start.latitude, longitude: start.longitude))
+        var scratch: [HorizonProfile.Rise] = []
+        let profile = HorizonProfile.walk(azimuth: azimuth, eye: eye, geoid: geoid, refraction: refraction, range: range,
+                                          scratch: &scratch, over: &terrain)
+        var path = RayPath(eye: eye, direction: ViewDirection(azimuth: azimuth, elevation: 0).enu, geoid: geoid, refraction: refraction,
+                           segmentLength: RayPath.skylineSegment)
+        let curvature = (1 - refraction) / (2 * path.radius)
+        var checked = 0, worst = 0.0
+        for k in 1...4000 {
+            let d = Double(k) * 5
+            let p = path.point(at: d)
+            let r = (Self.lake.north - p.latitude) / Self.lake.latitudeSpacing, c = (p.longitude - Self.lake.west) / Self.lake.longitudeSpacing
+            guard r >= 0, c >= 0, r < Double(Self.lake.rows - 1), c < Double(Self.lake.columns - 1) else { break }
+            let corners = [(0, 0), (0, 1), (1, 0), (1, 1)].map { Self.lake.post(row: Int(r) + $0.0, column: Int(c) + $0.1) }
+            guard corners.allSatisfy({ $0 == 395 }) else { continue }
+            let water = (395 + geoid.undulation(latitude: p.latitude, longitude: p.longitude) - eye.height - curvature * d * d) / d
+            worst = max(worst, abs(profile.horizon(at: d) - water) * d)
+            checked += 1
+        }
+        #expect(checked > 1500)
+        // Within 0.1 mm of height at its distance.
+        #expect(worst < 1e-4, "the horizon strays by \(worst) m of height")
+        // Cells crossed: the track's run across the columns (80 m apart) and the rows (92.6 m).
+        let crossed = range * (abs(sin(radians(azimuth))) / 80 + abs(cos(radians(azimuth))) / 92.6)
+        #expect(Double(profile.rises.count) * 3 < crossed, "\(profile.rises.count) rises, \(crossed) cells crossed")
+    }
+
     /// ``HorizonProfile/horizon(at:)`` through its index says what counting the rises before d
     /// one by one says: at random distances, at every rise's start and end and at every entry's
     /// distance of the index, with the doubles either side of them, and beyond the walk.

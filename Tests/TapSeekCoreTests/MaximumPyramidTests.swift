@@ -77,6 +77,49 @@ struct MaximumPyramidTests {
         #expect(empty.pyramid.maximum(level: 0, row: 0, column: 0) == -.infinity && empty.pyramid.hasVoid(level: 0, row: 0, column: 0))
     }
 
+    /// A block is flat exactly when every post it covers is known and of one height, at every
+    /// level: over patches of water at two levels amid rough land and voids, on grids whose
+    /// level 0 is built row by row and in bands by several threads.
+    @Test(arguments: [(23, 41), (101, 7), (2053, 2103)])
+    func flatBlocksAreThoseOfOneHeight(shape: (Int, Int)) {
+        var random = SplitMix64(seed: UInt64(shape.0 + shape.1))
+        let (rows, columns) = shape
+        let heights = (0..<(rows * columns)).map { i -> Float in
+            let r = i / columns, c = i % columns
+            if random.next() % 400 == 0 { return .nan }
+            // Two lakes, one at 392 m and one at 396 m, their shores ragged by a post here and there.
+            if (r / 9 + c / 13) % 3 == 0, random.next() % 60 != 0 { return r < rows / 2 ? 392 : 396 }
+            return Float(random.next() % 50) + 380
+        }
+        let grid = ElevationGrid(north: 47, west: 9, latitudeSpacing: 0.001, longitudeSpacing: 0.001, rows: rows, columns: columns,
+                                 heights: heights)
+        let pyramid = grid.pyramid
+        var flat = [Int](repeating: 0, count: pyramid.levels), wrong = 0
+        // The large grid's lowest levels only: the levels above are built the same way for every grid.
+        for level in 0..<(rows > 1000 ? 3 : pyramid.levels) {
+            let size = MaximumPyramid.cellsPerBlock(level: level)
+            for br in 0..<pyramid.blockRows[level] {
+                for bc in 0..<pyramid.blockColumns[level] {
+                    var lowest = Float.infinity, highest = -Float.infinity, void = false
+                    for r in (br * size)...min((br + 1) * size, rows - 1) {
+                        for c in (bc * size)...min((bc + 1) * size, columns - 1) {
+                            let post = heights[r * columns + c]
+                            if post.isNaN { void = true } else { lowest = min(lowest, post); highest = max(highest, post) }
+                        }
+                    }
+                    let expected = !void && lowest == highest
+                    if expected { flat[level] += 1 }
+                    if pyramid.isFlat(level: level, row: br, column: bc) != expected || pyramid.hasVoid(level: level, row: br, column: bc) != void {
+                        wrong += 1
+                    }
+                }
+            }
+        }
+        #expect(wrong == 0)
+        // Flat blocks at level 0, and above it where the grid is large enough to hold them.
+        #expect(flat[0] > 5 && (rows < 1000 || flat[1] > 5))
+    }
+
     /// A 3″ tile's pyramid takes under 15 % of the tile's memory.
     @Test func pyramidOfA3ArcSecondTileIsSmall() {
         let grid = Self.randomGrid(rows: 1201, columns: 1201, seed: 1)

@@ -61,6 +61,19 @@ struct CellCrossing {
     }
 }
 
+/// A stretch of ray over a flat block of the pyramid (``MaximumPyramid/isFlat(level:row:column:)``:
+/// every post of one height, a lake or the sea), its terrain taken whole rather than cell by cell.
+struct FlatStretch {
+    var s0: Double, s1: Double
+    /// The terrain's height, metres above mean sea level.
+    var height: Double
+    /// The geoid's undulation under the ray as a quadratic in w ∈ [0, 1] from s0 to s1, through
+    /// exact look-ups at both ends and halfway, all three in one cell of the geoid: along a
+    /// straight track the bilinear geoid is a quadratic (the track bends by millimetres per
+    /// kilometre), closer to it than a crossing's straight line between its ends.
+    var undulation: Quadratic
+}
+
 /// What a walk along a ray looks for: the first hit, or the skyline.
 protocol RayVisitor {
     /// Whether the ray passed over a void cell; once set, blocks with voids may be skipped.
@@ -80,10 +93,17 @@ protocol RayVisitor {
     /// Whether anything at slant distance s or beyond could still change the answer; asked
     /// before every segment.
     mutating func goesOn(at s: Double, segment: RayPath.Segment) -> Bool
+    /// Whether the walk hands this visitor the flat blocks that matter whole (``visit(flat:)``)
+    /// rather than cell by cell.
+    static var takesFlatBlocks: Bool { get }
+    /// Looks at a flat block the ray crosses, whole; true ends the walk.
+    mutating func visit(flat stretch: FlatStretch) -> Bool
 }
 
 extension RayVisitor {
     func surelyMatters(maximum: Double, segment: RayPath.Segment, at u: Double) -> Bool { false }
+    static var takesFlatBlocks: Bool { false }
+    mutating func visit(flat stretch: FlatStretch) -> Bool { preconditionFailure("flat blocks are handed only to visitors that take them") }
 }
 
 extension RayPath {
@@ -285,6 +305,24 @@ extension RayPath {
                     u = uExit
                     left = (br, bc)
                     continue
+                }
+                // A flat block, to a visitor that takes it whole, in one cell of the geoid (else
+                // its blocks or cells, one by one).
+                if V.takesFlatBlocks, pyramid.isFlat(level: level, row: br, column: bc) {
+                    let n0 = undulation.at == u ? undulation.value : undulationAt(segment, u, &geoidCell)
+                    let entry = (row: geoidCell.row, column: geoidCell.column)
+                    let nm = undulationAt(segment, (u + uExit) / 2, &geoidCell)
+                    let middle = (row: geoidCell.row, column: geoidCell.column)
+                    let n1 = undulationAt(segment, uExit, &geoidCell)
+                    undulation = (uExit, n1)
+                    if entry == middle, entry == (geoidCell.row, geoidCell.column) {
+                        let stretch = FlatStretch(s0: segment.start + u, s1: segment.start + uExit, height: maximum,
+                                                  undulation: Quadratic(through: n0, nm, n1, length: 1))
+                        if visitor.visit(flat: stretch) { return .stopped }
+                        u = uExit
+                        left = (br, bc)
+                        continue
+                    }
                 }
                 if level > 0 {
                     level -= 1

@@ -5,7 +5,8 @@
 /// It is walked like a panorama's skyline (``SkylineSearch``, exact on the bilinear terrain, the
 /// pyramid skipping blocks that cannot raise the best tangent so far) without the far seed, and
 /// keeps every cell crossing that raised the best: where it begins and ends, the best before it,
-/// and its tangent's numerator as a quadratic. Between two such crossings the running maximum
+/// and its tangent's numerator as a quadratic. A flat block of the pyramid (a lake, the sea:
+/// ``FlatStretch``) is taken whole, as one crossing. Between two such crossings the running maximum
 /// is constant (every other cell, walked or skipped, stays below it); within one it is the
 /// better of the best before and the crossing's own maximum up to d, found in closed form. So
 /// ``horizon(at:)`` is the running maximum itself, not a bound.
@@ -241,15 +242,22 @@ struct HorizonProfile: Sendable {
             let before = search.tangent
             search.crossedVoid = search.crossedVoid || crossing.hasVoid
             guard let cell = crossing.known() else { return false }
-            // The cell's terrain along the chord, once for the search and the rise.
-            let t = cell.terrain
-            search.visit(known: cell, terrain: t)
-            guard search.tangent > before else { return false }
             // The numerator SkylineSearch maximises: h(w) + N(w) − eye − c·d(w)².
-            let span = cell.s1 - cell.s0, c = search.curvature
-            let numerator = Quadratic(a: t.a - c * span * span, b: t.b + (cell.n1 - cell.n0) - 2 * c * cell.s0 * span,
-                                      c: t.c + cell.n0 - search.eye - c * cell.s0 * cell.s0)
+            let numerator = search.visit(known: cell, terrain: cell.terrain)
+            guard search.tangent > before else { return false }
             rises.append(Rise(start: cell.s0, end: cell.s1, before: before, after: search.tangent, numerator: numerator))
+            return false
+        }
+
+        /// Over a lake or the sea every cell raises the horizon: a flat block is one rise, not
+        /// one for each of its cells.
+        static var takesFlatBlocks: Bool { true }
+
+        mutating func visit(flat stretch: FlatStretch) -> Bool {
+            let before = search.tangent
+            let numerator = search.visit(known: stretch)
+            guard search.tangent > before else { return false }
+            rises.append(Rise(start: stretch.s0, end: stretch.s1, before: before, after: search.tangent, numerator: numerator))
             return false
         }
 

@@ -55,22 +55,42 @@ struct SkylineSearch: RayVisitor {
     }
 
     /// ``visit(_:)`` of a cell as far as it is known (``CellCrossing/known()``), its terrain
-    /// along the chord `t` (``CellCrossing/terrain``) given: a viewshed's level ray needs it too.
-    @inline(__always) mutating func visit(known cell: CellCrossing, terrain t: Quadratic) {
+    /// along the chord `t` (``CellCrossing/terrain``) given: a viewshed's level ray needs it too,
+    /// and the tangent's numerator, which this gives.
+    @discardableResult @inline(__always)
+    mutating func visit(known cell: CellCrossing, terrain t: Quadratic) -> Quadratic {
         let span = cell.s1 - cell.s0
         // Numerator of the tangent, a quadratic in w: h(w) + N(w) − eye − c·d(w)².
         let p = Quadratic(a: t.a - curvature * span * span,
                           b: t.b + (cell.n1 - cell.n0) - 2 * curvature * cell.s0 * span,
                           c: t.c + cell.n0 - eye - curvature * cell.s0 * cell.s0)
-        consider(p, w: 0, cell, t)
-        consider(p, w: 1, cell, t)
+        consider(numerator: p, from: cell.s0, to: cell.s1, terrain: t)
+        return p
+    }
+
+    /// A flat stretch looked at whole, as ``visit(known:terrain:)`` looks at a cell: the terrain's
+    /// height constant, the undulation the stretch's quadratic.
+    @inline(__always) mutating func visit(known flat: FlatStretch) -> Quadratic {
+        let span = flat.s1 - flat.s0, n = flat.undulation
+        let p = Quadratic(a: n.a - curvature * span * span, b: n.b - 2 * curvature * flat.s0 * span,
+                          c: flat.height + n.c - eye - curvature * flat.s0 * flat.s0)
+        consider(numerator: p, from: flat.s0, to: flat.s1, terrain: Quadratic(a: 0, b: 0, c: flat.height))
+        return p
+    }
+
+    /// The best tangent of a stretch from s0 to s1 whose tangent's numerator is `p` (w ∈ [0, 1]),
+    /// its terrain `t`: at its ends, or where the tangent's derivative vanishes.
+    @inline(__always) private mutating func consider(numerator p: Quadratic, from s0: Double, to s1: Double, terrain t: Quadratic) {
+        let span = s1 - s0
+        consider(p, w: 0, s0, span, t)
+        consider(p, w: 1, s0, span, t)
         // d/dw [p/d] = 0  ⇔  a·Δ·w² + 2a·d0·w + (b·d0 − Δ·c) = 0
-        let stationary = Quadratic(a: p.a * span, b: 2 * p.a * cell.s0, c: p.b * cell.s0 - span * p.c)
+        let stationary = Quadratic(a: p.a * span, b: 2 * p.a * s0, c: p.b * s0 - span * p.c)
         var w = stationary.firstCrossing(of: 0, after: 0, limit: 1)
         if w.isFinite {
-            consider(p, w: w, cell, t)
+            consider(p, w: w, s0, span, t)
             w = stationary.firstCrossing(of: 0, after: w, limit: 1)
-            if w.isFinite { consider(p, w: w, cell, t) }
+            if w.isFinite { consider(p, w: w, s0, span, t) }
         }
     }
 
@@ -115,8 +135,8 @@ struct SkylineSearch: RayVisitor {
     /// Spacing of the seed samples, metres.
     static let seedSpacing = 2000.0
 
-    @inline(__always) private mutating func consider(_ p: Quadratic, w: Double, _ cell: CellCrossing, _ terrain: Quadratic) {
-        let d = cell.s0 + w * (cell.s1 - cell.s0)
+    @inline(__always) private mutating func consider(_ p: Quadratic, w: Double, _ s0: Double, _ span: Double, _ terrain: Quadratic) {
+        let d = s0 + w * span
         guard d >= Self.nearest else { return }
         let t = p(w) / d
         if t > tangent {

@@ -9,7 +9,8 @@ import Foundation
 /// that stays above a block's value over the whole block cannot meet the terrain there. Voids
 /// are left out of the maxima (a block of voids only is −∞: no known terrain, and a void is
 /// never hit); each block also says whether it holds a void, so that a walk that skips it can
-/// still report that it passed one.
+/// still report that it passed one, and whether it is flat (every post known and of one height:
+/// a lake or the sea), so that a walk can take its terrain whole.
 ///
 /// Built with its grid and shared with it: for a 1201 × 1201 tile it holds 121 000 values and
 /// as many flags, 10 % of the tile's own memory. A class of immutable values, so that a grid
@@ -28,8 +29,10 @@ public final class MaximumPyramid: Sendable {
     let offsets: [Int]
     /// Every level's block maxima, row-major from the north, finest level first.
     let maxima: [Float]
-    /// For every block, like ``maxima``: 1 when it holds a void post.
+    /// For every block, like ``maxima``: ``voidFlag`` when it holds a void post, ``flatFlag`` when
+    /// it is flat.
     let voids: [UInt8]
+    static let voidFlag: UInt8 = 1, flatFlag: UInt8 = 2
 
     /// The number of levels; the last is one block over the whole grid.
     public var levels: Int { blockRows.count }
@@ -51,7 +54,13 @@ public final class MaximumPyramid: Sendable {
 
     /// Whether block (`row`, `column`) of `level` holds a void post.
     @inline(__always) public func hasVoid(level: Int, row: Int, column: Int) -> Bool {
-        voids[offsets[level] + row * blockColumns[level] + column] != 0
+        voids[offsets[level] + row * blockColumns[level] + column] & Self.voidFlag != 0
+    }
+
+    /// Whether every post of block (`row`, `column`) of `level` is known and of the same height,
+    /// ``maximum(level:row:column:)``.
+    @inline(__always) public func isFlat(level: Int, row: Int, column: Int) -> Bool {
+        voids[offsets[level] + row * blockColumns[level] + column] & Self.flatFlag != 0
     }
 
     /// The levels read in place, for a walk that looks up a block at every step: through the
@@ -67,7 +76,12 @@ public final class MaximumPyramid: Sendable {
 
         /// ``MaximumPyramid/hasVoid(level:row:column:)``.
         @inline(__always) func hasVoid(level: Int, row: Int, column: Int) -> Bool {
-            voids[offsets[level] + row * blockColumns[level] + column] != 0
+            voids[offsets[level] + row * blockColumns[level] + column] & MaximumPyramid.voidFlag != 0
+        }
+
+        /// ``MaximumPyramid/isFlat(level:row:column:)``.
+        @inline(__always) func isFlat(level: Int, row: Int, column: Int) -> Bool {
+            voids[offsets[level] + row * blockColumns[level] + column] & MaximumPyramid.flatFlag != 0
         }
     }
 
@@ -146,16 +160,20 @@ public final class MaximumPyramid: Sendable {
                 let belowRows = blockRows[level - 1], belowColumns = blockColumns[level - 1]
                 for br in 0..<blockRows[level] {
                     for bc in 0..<blockColumns[level] {
-                        var h = -Float.infinity
-                        var void: UInt8 = 0
+                        var h = -Float.infinity, low = Float.infinity
+                        var void: UInt8 = 0, flat = Self.flatFlag
                         for r in (2 * br)..<min(2 * br + 2, belowRows) {
                             for c in (2 * bc)..<min(2 * bc + 2, belowColumns) {
-                                h = max(h, m[below + r * belowColumns + c])
-                                void |= v[below + r * belowColumns + c]
+                                let child = below + r * belowColumns + c
+                                h = max(h, m[child])
+                                low = min(low, m[child])
+                                void |= v[child] & Self.voidFlag
+                                flat &= v[child]
                             }
                         }
+                        // Flat when its blocks are, all at one height.
                         m[here + br * blockColumns[level] + bc] = h
-                        v[here + br * blockColumns[level] + bc] = void
+                        v[here + br * blockColumns[level] + bc] = void | (low == h ? flat : 0)
                     }
                 }
             }
@@ -179,11 +197,17 @@ public final class MaximumPyramid: Sendable {
         let voids: UnsafeMutablePointer<UInt8>
         let blocksAcross: Int
 
-        /// The maxima and void flags of `blockRows`' level-0 blocks.
+        /// The maxima and flags of `blockRows`' level-0 blocks.
         func build(blockRows: Range<Int>) {
             let n = MaximumPyramid.baseCells, base0 = blocksAcross
             let columnMaxima = UnsafeMutablePointer<Float>.allocate(capacity: columns)
             defer { columnMaxima.deallocate() }
+            // The lowest post of each column too, and of each pair: a block whose lowest known post
+            // is its highest, and that has no void, is flat.
+            let columnMinima = UnsafeMutablePointer<Float>.allocate(capacity: columns)
+            defer { columnMinima.deallocate() }
+            let pairMinima = UnsafeMutablePointer<Float>.allocate(capacity: columns)
+            defer { pairMinima.deallocate() }
             let columnVoids = UnsafeMutablePointer<Int32>.allocate(capacity: columns)
             defer { columnVoids.deallocate() }
             let pairMaxima = UnsafeMutablePointer<Float>.allocate(capacity: columns)
@@ -195,6 +219,7 @@ public final class MaximumPyramid: Sendable {
             for br in blockRows {
                 let first = br * n, last = min(first + n, rows - 1)
                 columnMaxima.update(repeating: -.infinity, count: columns)
+                columnMinima.update(repeating: .infinity, count: columns)
                 columnVoids.update(repeating: 0, count: columns)
                 for r in first...last {
                     let row = heights + r * columns
@@ -207,6 +232,10 @@ public final class MaximumPyramid: Sendable {
                         var sofar = highest.loadUnaligned(as: SIMD8<Float>.self)
                         sofar.replace(with: posts, where: posts .> sofar)
                         highest.storeBytes(of: sofar, as: SIMD8<Float>.self)
+                        let lowest = UnsafeMutableRawPointer(columnMinima + c)
+                        var low = lowest.loadUnaligned(as: SIMD8<Float>.self)
+                        low.replace(with: posts, where: posts .< low)
+                        lowest.storeBytes(of: low, as: SIMD8<Float>.self)
                         let flags = UnsafeMutableRawPointer(columnVoids + c)
                         let f = flags.loadUnaligned(as: SIMD8<Int32>.self) | void.replacing(with: 0, where: posts .== posts)
                         flags.storeBytes(of: f, as: SIMD8<Int32>.self)
@@ -216,6 +245,7 @@ public final class MaximumPyramid: Sendable {
                         let post = row[c]
                         if post == post {
                             columnMaxima[c] = post > columnMaxima[c] ? post : columnMaxima[c]
+                            columnMinima[c] = post < columnMinima[c] ? post : columnMinima[c]
                         } else {
                             columnVoids[c] = 1
                         }
@@ -225,27 +255,32 @@ public final class MaximumPyramid: Sendable {
                 // A whole block's five columns are two overlapping pairs and one column.
                 for c in 0..<(columns - 1) {
                     pairMaxima[c] = columnMaxima[c] > columnMaxima[c + 1] ? columnMaxima[c] : columnMaxima[c + 1]
+                    pairMinima[c] = columnMinima[c] < columnMinima[c + 1] ? columnMinima[c] : columnMinima[c + 1]
                     pairVoids[c] = columnVoids[c] | columnVoids[c + 1]
                 }
                 let target = maxima + br * base0, flags = voids + br * base0
                 for bc in 0..<base0 {
                     let first = bc * n
-                    var h = -Float.infinity
+                    var h = -Float.infinity, low = Float.infinity
                     var anyVoid: Int32 = 0
                     if first + n <= columns - 1 {
                         let a = pairMaxima[first], b = pairMaxima[first + 2], e = columnMaxima[first + 4]
                         let ab = a > b ? a : b
                         h = ab > e ? ab : e
+                        let la = pairMinima[first], lb = pairMinima[first + 2], le = columnMinima[first + 4]
+                        let lab = la < lb ? la : lb
+                        low = lab < le ? lab : le
                         anyVoid = pairVoids[first] | pairVoids[first + 2] | columnVoids[first + 4]
                     } else {
                         // The last block, cut short by the grid's edge.
                         for c in first..<columns {
                             h = columnMaxima[c] > h ? columnMaxima[c] : h
+                            low = columnMinima[c] < low ? columnMinima[c] : low
                             anyVoid |= columnVoids[c]
                         }
                     }
                     target[bc] = h
-                    flags[bc] = UInt8(anyVoid)
+                    flags[bc] = anyVoid != 0 ? MaximumPyramid.voidFlag : (low == h ? MaximumPyramid.flatFlag : 0)
                 }
             }
         }

@@ -7,18 +7,18 @@ struct HorizonProfileTests {
     static let flatGeoid = Geoid(grid: ElevationGrid(north: 90, west: -180, latitudeSpacing: 180, longitudeSpacing: 360,
                                                      rows: 2, columns: 2, heights: [0, 0, 0, 0], boundsTerrain: false))
 
-    /// Rough hills at 3″ that raise the horizon often.
-    static let hills: ElevationGrid = {
+    /// A 3″ grid of 601 × 601 posts from 30.25° N, 10° E, each post's height from its metres east
+    /// and south of the north-west corner.
+    static func terrain(_ height: (_ east: Double, _ south: Double) -> Double) -> ElevationGrid {
         let n = 601, spacing = 1.0 / 1200
-        var heights = [Float](repeating: 0, count: n * n)
-        for r in 0..<n {
-            for c in 0..<n {
-                let y = Double(r) * 92.6, x = Double(c) * 80
-                heights[r * n + c] = Float(500 + 250 * sin(x / 2100) * cos(y / 1700) + 60 * sin((x + y) / 430) + 25 * cos(x / 170 - y / 260))
-            }
-        }
+        let heights = (0..<(n * n)).map { i in Float(height(Double(i % n) * 80, Double(i / n) * 92.6)) }
         return ElevationGrid(north: 30.25, west: 10, latitudeSpacing: spacing, longitudeSpacing: spacing, rows: n, columns: n, heights: heights)
-    }()
+    }
+
+    /// Rough hills that raise the horizon often.
+    static let hills = terrain { x, y in
+        500 + 250 * sin(x / 2100) * cos(y / 1700) + 60 * sin((x + y) / 430) + 25 * cos(x / 170 - y / 260)
+    }
 
     /// A geoid of 15′ cells that tilts and bends by metres across each, more than EGM96 does.
     static let rollingGeoid: Geoid = {
@@ -32,18 +32,9 @@ struct HorizonProfileTests {
     }()
 
     /// A lake at 395 m, with hollows below it here and there (rough land, 380–394 m).
-    static let lake: ElevationGrid = {
-        let n = 601, spacing = 1.0 / 1200
-        var heights = [Float](repeating: 395, count: n * n)
-        for r in 0..<n {
-            for c in 0..<n {
-                let y = Double(r) * 92.6, x = Double(c) * 80
-                let hollow = sin(x / 900) * cos(y / 700) + 0.3 * sin((x - y) / 310)
-                if hollow > 0.7 { heights[r * n + c] = Float(380 + 14 * abs(sin(x / 47 + y / 63))) }
-            }
-        }
-        return ElevationGrid(north: 30.25, west: 10, latitudeSpacing: spacing, longitudeSpacing: spacing, rows: n, columns: n, heights: heights)
-    }()
+    static let lake = terrain { x, y in
+        sin(x / 900) * cos(y / 700) + 0.3 * sin((x - y) / 310) > 0.7 ? 380 + 14 * abs(sin(x / 47 + y / 63)) : 395
+    }
 
     /// Over a lake seen from 100 m above it, the horizon at d is the water's own tangent there,
     /// (395 + N − h_eye − c·d²)/d, N looked up at the ray's point: nearer water shows a lower

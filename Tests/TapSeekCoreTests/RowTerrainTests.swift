@@ -60,4 +60,53 @@ struct RowTerrainTests {
             #expect(kinds.count == 3, "heights, voids and no tile all met: \(kinds)")
         }
     }
+
+    /// A sampler that counts the points it is asked for.
+    struct Counting: TerrainGrids {
+        var sampler: TerrainSampler
+        var samples = 0
+
+        mutating func sample(latitude: Double, longitude: Double) -> TerrainSample {
+            samples += 1
+            return sampler.sample(latitude: latitude, longitude: longitude)
+        }
+
+        mutating func grid(containing latitude: Double, longitude: Double) -> ElevationGrid? {
+            sampler.grid(containing: latitude, longitude: longitude)
+        }
+
+        mutating func overlaps(of grid: ElevationGrid) -> [GridRectangle]? { sampler.overlaps(of: grid) }
+    }
+
+    /// Inside a tile, away from the edge posts its neighbours share, its voids are the terrain's,
+    /// answered from its own posts: the rows ask the terrain for their first cell only, never for
+    /// a void. On a shared edge a void of one tile may be a height of the other: asked, and
+    /// answered as the sampler does (post 161 of N00E000's last column is a void, N00E001's is not).
+    @Test func voidsOfATileNoOtherOverlapsAreAnsweredFromItsPosts() throws {
+        let directory = try SharedData.temporaryDirectory("row-terrain-alone")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        try Self.tiles(in: directory)
+        let catalog = try ElevationCatalog(directory: directory.path, fillsVoids: false)
+        for (north, west, alone) in [(0.7, 0.3, true), (0.1, 0.88, true), (0.87, 0.96, false)] {
+            let spacing = 3.0 / 3600, rows = 100, columns = 100
+            let grid = ViewshedGrid(north: north, west: west, latitudeSpacing: spacing, longitudeSpacing: spacing, rows: rows,
+                                    columns: columns, values: [UInt8](repeating: ViewshedGrid.noData, count: rows * columns))
+            var rowTerrain = RowTerrain(grid: grid)
+            var terrain = Counting(sampler: TerrainSampler(catalog: catalog)), reference = TerrainSampler(catalog: catalog)
+            var voids = 0, differ = 0
+            for r in 0..<rows {
+                let latitude = grid.latitude(row: r)
+                rowTerrain.start(latitude: latitude)
+                for c in 0..<columns {
+                    let longitude = grid.longitude(column: c)
+                    let got = rowTerrain.sample(column: c, latitude: latitude, longitude: longitude, over: &terrain)
+                    let expected = reference.sample(latitude: latitude, longitude: longitude)
+                    if case .void = expected { voids += 1 }
+                    if got != expected { differ += 1 }
+                }
+            }
+            #expect(differ == 0 && voids > 10, "\(differ) cells differ, \(voids) voids")
+            #expect(alone ? terrain.samples == 1 : terrain.samples > 1, "\(terrain.samples) points asked")
+        }
+    }
 }

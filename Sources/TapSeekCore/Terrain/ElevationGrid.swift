@@ -244,6 +244,12 @@ public struct ElevationGrid: Sendable {
         latitude <= north && latitude >= south && longitude >= west && longitude <= east
     }
 
+    /// Whether `other`'s posts lie where this grid's do: the same corner, spacings, rows and columns.
+    public func hasSameLattice(as other: ElevationGrid) -> Bool {
+        other.north == north && other.west == west && other.rows == rows && other.columns == columns
+            && other.latitudeSpacing == latitudeSpacing && other.longitudeSpacing == longitudeSpacing
+    }
+
     /// Height at a point by bilinear interpolation between the four surrounding posts, metres
     /// above mean sea level; nil when the point is outside the posts' rectangle or any of the
     /// four posts is a void. Exact at posts; error vs the true surface bounded by the data.

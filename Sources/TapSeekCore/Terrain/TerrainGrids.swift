@@ -22,10 +22,20 @@ public protocol TerrainGrids: ElevationSource {
     /// (``ElevationGrid/isFilled(latitude:longitude:)`` of the grid holding it); false where
     /// nothing was filled or no data covers it.
     mutating func restsOnFilledPost(latitude: Double, longitude: Double) -> Bool
+    /// The rectangles of the terrain's other grids that overlap `grid`, one of its own: outside
+    /// them, a point that `grid` holds as a void (its bilinear height unknown) is a void of the
+    /// terrain, no other grid answering there. Nil when the terrain cannot tell, or `grid` is not
+    /// one of its own. A viewshed's rows over a strip of voids then ask the terrain nothing.
+    mutating func overlaps(of grid: ElevationGrid) -> [GridRectangle]?
 }
+
+/// Latitudes and longitudes bounding a grid's posts, degrees.
+public typealias GridRectangle = (south: Double, north: Double, west: Double, east: Double)
 
 extension TerrainGrids {
     public static var answersLastGridFirst: Bool { false }
+
+    public mutating func overlaps(of grid: ElevationGrid) -> [GridRectangle]? { nil }
 
     /// Through ``grid(containing:longitude:)``: a copy of the grid a look-up.
     public mutating func withGrid<R>(containing latitude: Double, longitude: Double,
@@ -46,6 +56,9 @@ extension ElevationGrid: TerrainGrids {
         let lon = longitude + longitudeShift(toward: longitude)
         return contains(latitude: latitude, longitude: lon) ? self : nil
     }
+
+    /// None: the grid is the whole terrain.
+    public func overlaps(of grid: ElevationGrid) -> [GridRectangle]? { grid.hasSameLattice(as: self) ? [] : nil }
 
     public func withGrid<R>(containing latitude: Double, longitude: Double, _ body: (ElevationGrid) throws -> R) rethrows -> R? {
         try holding(latitude: latitude, longitude: longitude + longitudeShift(toward: longitude), body)

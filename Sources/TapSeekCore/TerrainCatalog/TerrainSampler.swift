@@ -60,6 +60,25 @@ public struct TerrainSampler: TerrainGrids, Sendable {
         return seamCell(latitude: latitude, longitude: longitude, candidates: candidates)
     }
 
+    /// The catalog's other tiles whose rectangles overlap `grid`'s (or touch it: neighbours share
+    /// their edge posts), in every turn of longitude that does; nil when no tile of the catalog
+    /// has `grid`'s lattice. Asked once for each grid a viewshed's rows use.
+    public func overlaps(of grid: ElevationGrid) -> [GridRectangle]? {
+        let tiles = catalog.tiles
+        func same(_ t: DEMTile) -> Bool {
+            t.north == grid.north && t.west == grid.west && t.rows == grid.rows && t.columns == grid.columns
+                && t.latitudeSpacing == grid.latitudeSpacing && t.longitudeSpacing == grid.longitudeSpacing
+        }
+        guard let own = tiles.firstIndex(where: same) else { return nil }
+        var others: [GridRectangle] = []
+        for (i, t) in tiles.enumerated() where i != own && t.south <= grid.north && t.north >= grid.south {
+            for turn in [-360.0, 0, 360] where t.west + turn <= grid.east && t.east + turn >= grid.west {
+                others.append((t.south, t.north, t.west + turn, t.east + turn))
+            }
+        }
+        return others
+    }
+
     /// ``grid(containing:longitude:)``'s grid passed to `body`: the tile used last read in place.
     public mutating func withGrid<R>(containing latitude: Double, longitude: Double,
                                      _ body: (ElevationGrid) throws -> R) rethrows -> R? {

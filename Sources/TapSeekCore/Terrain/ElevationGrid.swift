@@ -246,8 +246,15 @@ public struct ElevationGrid: Sendable {
 
     /// Whether `other`'s posts lie where this grid's do: the same corner, spacings, rows and columns.
     public func hasSameLattice(as other: ElevationGrid) -> Bool {
-        other.north == north && other.west == west && other.rows == rows && other.columns == columns
-            && other.latitudeSpacing == latitudeSpacing && other.longitudeSpacing == longitudeSpacing
+        hasLattice(north: other.north, west: other.west, latitudeSpacing: other.latitudeSpacing,
+                   longitudeSpacing: other.longitudeSpacing, rows: other.rows, columns: other.columns)
+    }
+
+    /// Whether this grid's posts lie on the lattice of that corner, spacings, rows and columns (a
+    /// catalog tile's, say).
+    public func hasLattice(north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double, rows: Int, columns: Int) -> Bool {
+        north == self.north && west == self.west && rows == self.rows && columns == self.columns
+            && latitudeSpacing == self.latitudeSpacing && longitudeSpacing == self.longitudeSpacing
     }
 
     /// Height at a point by bilinear interpolation between the four surrounding posts, metres

@@ -65,11 +65,10 @@ public struct TerrainSampler: TerrainGrids, Sendable {
     /// has `grid`'s lattice. Asked once for each grid a viewshed's rows use.
     public func overlaps(of grid: ElevationGrid) -> [GridRectangle]? {
         let tiles = catalog.tiles
-        func same(_ t: DEMTile) -> Bool {
-            t.north == grid.north && t.west == grid.west && t.rows == grid.rows && t.columns == grid.columns
-                && t.latitudeSpacing == grid.latitudeSpacing && t.longitudeSpacing == grid.longitudeSpacing
-        }
-        guard let own = tiles.firstIndex(where: same) else { return nil }
+        guard let own = tiles.firstIndex(where: {
+            grid.hasLattice(north: $0.north, west: $0.west, latitudeSpacing: $0.latitudeSpacing, longitudeSpacing: $0.longitudeSpacing,
+                            rows: $0.rows, columns: $0.columns)
+        }) else { return nil }
         var others: [GridRectangle] = []
         for (i, t) in tiles.enumerated() where i != own && t.south <= grid.north && t.north >= grid.south {
             for turn in [-360.0, 0, 360] where t.west + turn <= grid.east && t.east + turn >= grid.west {

@@ -125,4 +125,44 @@ struct ViewshedCommandTests {
         let missing = try Self.run(["47.2492", "9.3433"])
         #expect(missing.status == 2)
     }
+
+    /// `--jobs 1` works on one thread, start to end: a compressed GeoTIFF's blocks, which are
+    /// otherwise shared out among the cores, are decoded one after another, and the geoid is
+    /// read before the tile instead of beside it. The process's threads, counted in /proc while
+    /// it runs, never exceed one; with `--jobs 2` the same count sees several, so the sampling
+    /// does catch them. The two grids are the same bytes.
+    @Test func jobsOneRunsOnOneThread() throws {
+        let source = SharedData.dem.appendingPathComponent("N46E008.tif")
+        try #require(SharedData.exists(source), Comment(rawValue: SharedData.missing(source)))
+        let directory = try SharedData.temporaryDirectory("viewshed-jobs")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let dem = directory.appendingPathComponent("dem")
+        try FileManager.default.createDirectory(at: dem, withIntermediateDirectories: true)
+        // Nine 512-post blocks of 1 MiB: enough for the decode to share them out when allowed.
+        try SharedData.run("gdal_translate", ["-q", "-of", "COG", "-ot", "Float32", "-co", "COMPRESS=DEFLATE", "-co", "PREDICTOR=3",
+                                               "-co", "BLOCKSIZE=512", source.path, dem.appendingPathComponent("cog.tif").path])
+        func mostThreads(jobs: Int) throws -> (threads: Int, grid: Data) {
+            let output = directory.appendingPathComponent("jobs\(jobs).tif")
+            let process = Process()
+            process.executableURL = try CLIRunner.executable()
+            process.arguments = ["viewshed", "46.6436", "8.4208", "--range", "3000", "--dem", dem.path, "-o", output.path,
+                                 "--jobs", "\(jobs)"]
+            process.environment = ProcessInfo.processInfo.environment.merging(["TAPSEEK_CACHE_DIR": "off"]) { _, new in new }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            var most = 0
+            while process.isRunning {
+                let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(process.processIdentifier)/task"))?.count ?? 0
+                most = max(most, tasks)
+            }
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "--jobs \(jobs)")
+            return (most, try Data(contentsOf: output))
+        }
+        let one = try mostThreads(jobs: 1), two = try mostThreads(jobs: 2)
+        #expect(one.threads == 1)
+        #expect(two.threads > 1)
+        #expect(one.grid == two.grid)
+    }
 }

@@ -36,6 +36,9 @@ public final class ElevationCatalog: Sendable {
     /// Where each tile's filled voids are kept once solved (``VoidFillCache``), so that a later
     /// load applies them instead of filling again; nil fills on every load.
     public let voidFillCache: VoidFillCache?
+    /// How many threads decode a compressed GeoTIFF's blocks (nil: all cores): the CLI passes a
+    /// command's `--jobs`, so that `--jobs 1` decodes on the calling thread alone.
+    public let decodeThreads: Int?
 
     /// Tile indices per 1° cell of the world: `cells[(lat + 90) * 360 + (lon + 180)]`.
     private let cells: [[Int32]]
@@ -74,12 +77,14 @@ public final class ElevationCatalog: Sendable {
     ///     default: none). A tile with a valid patch there is patched, whatever the area (every
     ///     void filled, each to the bit as the area's fill fills it); one without is filled, and
     ///     its patch written when the fill is of the whole tile.
+    ///   - decodeThreads: how many threads decode the blocks of a compressed GeoTIFF (nil, the
+    ///     default: all cores, when it has several large blocks).
     /// - Throws: ``CatalogError`` when the directory is missing, unreadable or holds no raster
     ///   that can be read. Individual unreadable files only add a warning.
     public init(directory: String, memoryBudget: Int = ElevationCatalog.defaultMemoryBudget,
                 rasterReader: (any RasterReader)? = nil, windowedAbove: Int = ElevationCatalog.defaultWindowedAbove,
                 egm2008GeoidPath: String? = nil, fillsVoids: Bool = true, voidFillArea: VoidFillArea? = nil,
-                voidFillCache: VoidFillCache? = nil) throws(CatalogError) {
+                voidFillCache: VoidFillCache? = nil, decodeThreads: Int? = nil) throws(CatalogError) {
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) else {
             throw CatalogError("DEM directory \(directory) does not exist")
@@ -165,6 +170,7 @@ public final class ElevationCatalog: Sendable {
         self.fillsVoids = fillsVoids
         self.voidFillArea = voidFillArea
         self.voidFillCache = voidFillCache
+        self.decodeThreads = decodeThreads
         var cells = [[Int32]](repeating: [], count: 180 * 360)
         for (i, t) in tiles.enumerated() {
             for key in Self.cellKeys(south: t.south, north: t.north, west: t.west, east: t.east) {
@@ -272,7 +278,7 @@ public final class ElevationCatalog: Sendable {
     private func readAsStored(_ tile: DEMTile, boundsTerrain: Bool) throws(TerrainFileError) -> ElevationGrid {
         switch tile.nativeReader {
         case .srtm: return try SRTMTile.readGrid(path: tile.path, boundsTerrain: boundsTerrain)
-        case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path, window: tile.window, boundsTerrain: boundsTerrain)
+        case .geoTIFF: return try GeoTIFFTile.readGrid(path: tile.path, window: tile.window, boundsTerrain: boundsTerrain, threads: decodeThreads)
         case nil: break
         }
         guard let rasterReader else { throw TerrainFileError(path: tile.path, message: "no raster reader") }

@@ -94,14 +94,17 @@ public enum GeoTIFFTile {
     /// - Throws: ``TerrainFileError`` when the file cannot be read, is malformed or is not a
     ///   GeoTIFF this reader reads, or the window is not one of its windows.
     /// `boundsTerrain`: build the grid's pyramid (``ElevationGrid/boundingTerrain()`` builds it later).
-    public static func readGrid(path: String, window: DEMTile.Window? = nil, boundsTerrain: Bool = true) throws(TerrainFileError) -> ElevationGrid {
+    /// `threads`: how many threads decode a compressed file's blocks (nil: all cores, when
+    /// there are several large blocks).
+    public static func readGrid(path: String, window: DEMTile.Window? = nil, boundsTerrain: Bool = true,
+                                threads: Int? = nil) throws(TerrainFileError) -> ElevationGrid {
         let file = try map(path)
-        return try grid(bytes: file.bytes, path: path, window: window, boundsTerrain: boundsTerrain)
+        return try grid(bytes: file.bytes, path: path, window: window, boundsTerrain: boundsTerrain, threads: threads)
     }
 
     /// The grid of a GeoTIFF file's bytes, or of a window of it; `path` names it in errors.
     static func grid(bytes: UnsafeRawBufferPointer, path: String, maximumPosts: Int = maximumPosts,
-                     window: DEMTile.Window? = nil, boundsTerrain: Bool = true) throws(TerrainFileError) -> ElevationGrid {
+                     window: DEMTile.Window? = nil, boundsTerrain: Bool = true, threads: Int? = nil) throws(TerrainFileError) -> ElevationGrid {
         let l: Layout
         switch try layout(of: bytes, path: path, maximumPosts: window == nil ? maximumPosts : maximumWindowedPosts) {
         case .success(let found): l = found
@@ -117,7 +120,7 @@ public enum GeoTIFFTile {
         var problem: TIFFFormatError?
         let heights = [Float](unsafeUninitializedCapacity: region.rows * region.columns) { h, count in
             HugePages.advise(UnsafeMutableRawBufferPointer(h))
-            do throws(TIFFFormatError) { try r.decode(from: bytes, into: h, noData: l.noData, region: region) } catch { problem = error }
+            do throws(TIFFFormatError) { try r.decode(from: bytes, into: h, noData: l.noData, region: region, workers: threads) } catch { problem = error }
             // Float is trivial: on failure the array is dropped unread.
             count = region.rows * region.columns
         }

@@ -21,10 +21,10 @@ struct DEMOptions: ParsableArguments {
 
     /// Opens the catalog, printing one warning line per skipped file. `area`: where the command
     /// will read terrain, if it knows (only the voids reaching into it are filled).
-    func openCatalog(area: VoidFillArea? = nil) throws -> ElevationCatalog {
+    func openCatalog(area: VoidFillArea? = nil, jobs: Int? = nil) throws -> ElevationCatalog {
         let catalog = try ElevationCatalog(directory: directory, memoryBudget: cacheMB << 20, rasterReader: .gdal,
                                            egm2008GeoidPath: Geoid.egm2008Path(), fillsVoids: fillVoids, voidFillArea: area,
-                                           voidFillCache: VoidFillCache())
+                                           voidFillCache: VoidFillCache(), decodeThreads: jobs)
         for warning in catalog.warnings { StandardError.write("tapseek: warning: \(warning)") }
         return catalog
     }

@@ -27,9 +27,9 @@ struct LocateOptions: ParsableArguments {
         }
     }
 
-    func locator(recordsProfile: Bool = false) throws -> Locator {
+    func locator(recordsProfile: Bool = false, jobs: Int? = nil) throws -> Locator {
         try Self.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction, step: step, recordsProfile: recordsProfile,
-                                                                         skylineRange: skylineRange))
+                                                                         skylineRange: skylineRange), jobs: jobs)
     }
 
     /// A locator over the DEM with the EGM96 geoid and, when the index is built and
@@ -40,9 +40,12 @@ struct LocateOptions: ParsableArguments {
     ///
     /// With `reading` (latitude, longitude), the DEM tile there is read while the geoid loads
     /// on another thread: two independent reads of a few million posts each that a command
-    /// needing both at once (`viewshed`) would otherwise wait for one after the other.
+    /// needing both at once (`viewshed`) would otherwise wait for one after the other. `jobs`
+    /// (the command's `--jobs`; nil: all cores) bounds the threads that read: with 1, the geoid
+    /// is read first and a compressed tile's blocks one after another, on the calling thread.
     static func locator(demOptions: DEMOptions, settings: MarchSettings, placemarks: Bool = true, featureNames: Bool? = nil,
-                        reading point: (latitude: Double, longitude: Double)? = nil, area: VoidFillArea? = nil) throws -> Locator {
+                        reading point: (latitude: Double, longitude: Double)? = nil, area: VoidFillArea? = nil,
+                        jobs: Int? = nil) throws -> Locator {
         let loaded = Locked<Result<Geoid, TerrainFileError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         @Sendable func load() {
@@ -51,18 +54,21 @@ struct LocateOptions: ParsableArguments {
             do { geoid = .success(try Geoid().keepingSteepestGradient(in: VoidFillCache()?.directory)) } catch { geoid = .failure(error) }
             loaded.withLock { $0 = geoid }
         }
-        if point == nil { load() } else {
+        let alongside = point != nil && jobs != 1
+        if alongside {
             DispatchQueue.global().async {
                 load()
                 done.signal()
             }
+        } else {
+            load()
         }
-        let catalog = try demOptions.openCatalog(area: area)
+        let catalog = try demOptions.openCatalog(area: area, jobs: jobs)
         if let point {
             var terrain = TerrainSampler(catalog: catalog)
             _ = terrain.sample(latitude: point.latitude, longitude: point.longitude)
-            done.wait()
         }
+        if alongside { done.wait() }
         let geoid: Geoid
         switch loaded.withLock({ $0 }) {
         case .success(let g): geoid = g

@@ -47,7 +47,7 @@ struct AimCommand: AsyncParsableCommand {
     }
 
     func run() async throws {
-        let locator = try options.locator(recordsProfile: plot != nil)
+        let locator = try options.locator(recordsProfile: plot != nil, jobs: jobs.value)
         let resolve = PlaceSearchOption.resolver(catalog: locator.catalog)
         if batch {
             let descriptor = try Self.open(file)

@@ -50,7 +50,7 @@ struct BatchCommand: AsyncParsableCommand {
         let geoJSON: GeoJSONWriter.SequenceGeometry? = output == .geojson || log.format == .geojson
             ? (geojsonSightlines ? .sightline : .target) : nil
         var input = try log.input(format: log.format == .geojson ? .auto : nil, numbered: numbered)
-        let batch = BatchLocator(locator: try options.locator(), jobs: jobs.value, uncertainty: sampling.settings)
+        let batch = BatchLocator(locator: try options.locator(jobs: jobs.value), jobs: jobs.value, uncertainty: sampling.settings)
         let decoder = input.decoder
         var carry = log.carryCalibration ? CalibrationCarry(locator: batch.locator) : nil
         var pipeline = BatchPipeline<BatchChunk, BatchChunkOutput>(jobs: jobs.value) { chunk in

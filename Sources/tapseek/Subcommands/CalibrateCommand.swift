@@ -40,7 +40,7 @@ struct CalibrateCommand: ParsableCommand {
 
     func run() throws {
         let reading = try LocateCommand.readReading(file)
-        let locator = try options.locator()
+        let locator = try options.locator(jobs: jobs.value)
         let calibration: Calibration
         do {
             calibration = try locator.calibrate(reading, limits: .init(heading: headingRange, pitch: tiltRange, roll: tiltRange),

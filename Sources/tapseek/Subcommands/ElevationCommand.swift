@@ -36,7 +36,7 @@ struct ElevationCommand: AsyncParsableCommand {
 
     func run() async throws {
         if batch {
-            let service = try ElevationService(catalog: demOptions.openCatalog(), geoid: Geoid())
+            let service = try ElevationService(catalog: demOptions.openCatalog(jobs: jobs.value), geoid: Geoid())
             try await ElevationBatch(service: service, jobs: jobs.value).run()
             return
         }
@@ -44,7 +44,7 @@ struct ElevationCommand: AsyncParsableCommand {
         let longitude = try point.longitude()
         // One point reads four posts: only the voids reaching near it are filled (on N46E008,
         // the whole tile's fill was four fifths of the command's instructions).
-        let service = try ElevationService(catalog: demOptions.openCatalog(area: .around(latitude: latitude, longitude: longitude, radius: 0)),
+        let service = try ElevationService(catalog: demOptions.openCatalog(area: .around(latitude: latitude, longitude: longitude, radius: 0), jobs: jobs.value),
                                            geoid: Geoid())
         let elevation: ElevationService.PointElevation
         do {

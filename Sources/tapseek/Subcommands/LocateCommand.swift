@@ -40,7 +40,7 @@ struct LocateCommand: ParsableCommand {
 
     func run() throws {
         let reading = try Self.readReading(file)
-        let locator = try options.locator(recordsProfile: plot != nil || format == .geojson)
+        let locator = try options.locator(recordsProfile: plot != nil || format == .geojson, jobs: jobs.value)
         let result = sampling.settings.map { Self.locate(reading, uncertainty: $0, locator: locator, jobs: jobs.value) } ?? locator.locate(reading)
         // The picture first: if it cannot be written, stdout stays empty.
         if let plot, result.error == nil || result.error?.code == .terrainUnknown { try Self.writePlot(of: result, to: plot) }

@@ -72,7 +72,8 @@ struct PanoramaCommand: ParsableCommand {
         // geocoder's index is not opened (14 M instructions, a twentieth of the command).
         let locator = try LocateOptions.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction),
                                                 placemarks: false, featureNames: true,
-                                                area: range.flatMap { VoidFillArea.around(latitude: latitude, longitude: longitude, radius: $0) })
+                                                area: range.flatMap { VoidFillArea.around(latitude: latitude, longitude: longitude, radius: $0) },
+                                                jobs: jobs.value)
         let location = Reading.Location(latitude: latitude, longitude: longitude, altitude: altitude,
                                         altitudeReference: altitudeReference.reference, eyeHeight: eyeHeight)
         let settings = Panorama.Settings(azimuthStep: azimuthStep, range: range, refraction: refraction,

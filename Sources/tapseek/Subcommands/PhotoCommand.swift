@@ -99,7 +99,7 @@ struct PhotoCommand: ParsableCommand {
     }
 
     func run() throws {
-        let locator = try options.locator()
+        let locator = try options.locator(jobs: jobs.value)
         let files = Self.photos(in: paths)
         let point = try location.map(Self.point)
         let overrides = PhotoOverrides(latitude: point?.0, longitude: point?.1, altitude: altitude, heading: heading,

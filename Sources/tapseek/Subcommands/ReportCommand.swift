@@ -49,7 +49,7 @@ struct ReportCommand: AsyncParsableCommand {
             throw InputError("--output \(output): is a directory; name the HTML file to write")
         }
         var input = try log.input()
-        let locator = try options.locator(recordsProfile: true)
+        let locator = try options.locator(recordsProfile: true, jobs: jobs.value)
         let batch = BatchLocator(locator: locator, jobs: jobs.value, uncertainty: sampling.settings)
         let decoder = input.decoder
         let refraction = options.refraction

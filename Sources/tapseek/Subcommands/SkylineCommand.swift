@@ -35,7 +35,7 @@ struct SkylineCommand: ParsableCommand {
     func run() throws {
         let reading = try LocateCommand.readReading(file)
         guard reading.camera != nil else { throw InputError("reading: camera is missing; the skyline's pixels need it") }
-        let locator = try options.locator()
+        let locator = try options.locator(jobs: jobs.value)
         let pixels: [Reading.Pixel], unsettled: Int, azimuths: Int
         do {
             (pixels, unsettled, azimuths) = try locator.skylineInImage(of: reading, jobs: jobs.value)

@@ -82,7 +82,8 @@ struct ViewshedCommand: ParsableCommand {
         let latitude = try point.latitude(), longitude = try point.longitude()
         let locator = try LocateOptions.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction),
                                                   placemarks: false, reading: (latitude, longitude),
-                                                  area: range.flatMap { VoidFillArea.around(latitude: latitude, longitude: longitude, radius: $0) })
+                                                  area: range.flatMap { VoidFillArea.around(latitude: latitude, longitude: longitude, radius: $0) },
+                                                  jobs: jobs.value)
         let location = Reading.Location(latitude: latitude, longitude: longitude, altitude: altitude,
                                         altitudeReference: altitudeReference.reference, eyeHeight: eyeHeight)
         let settings = Viewshed.Settings(range: range, refraction: refraction, targetHeight: targetHeight,

@@ -213,10 +213,12 @@ enum InflateBuffer {
 
         /// Loads whole bytes from a word of the input until at least 56 bits wait; the input must
         /// hold 8 bytes from `position` on. The word's bits beyond the last whole byte taken are
-        /// the next byte's, which the next refill puts in the same place.
+        /// the next byte's, which the next refill puts in the same place. Shifts in the decoding
+        /// loop mask their amount (always below 64 there): a plain shift's checks of it were a
+        /// ninth of a Copernicus tile's inflation.
         @inline(__always) mutating func refillWord() {
             let word = UInt64(littleEndian: input.loadUnaligned(fromByteOffset: position, as: UInt64.self))
-            buffer |= word << UInt64(count)
+            buffer |= word &<< UInt64(count)
             let taken = (63 - count) >> 3
             position += taken
             count += taken << 3
@@ -245,7 +247,7 @@ enum InflateBuffer {
         /// Consumes what an ``InflateTable`` entry's symbol takes: its code and extra bits.
         @inline(__always) mutating func skip(_ entry: UInt32) {
             let n = entry & 0xFF
-            buffer >>= UInt64(n)
+            buffer &>>= UInt64(n)
             count -= Int(n)
         }
 

@@ -131,14 +131,14 @@ struct InflateTable {
     @inline(__always) static func lookup(_ entries: UnsafePointer<UInt32>, primaryMask: UInt64, primaryBits: Int, _ bits: UInt64) -> UInt32 {
         let e = entries[Int(truncatingIfNeeded: bits & primaryMask)]
         if e & link == 0 { return e }
-        let sub = (bits >> UInt64(primaryBits)) & ((1 << UInt64(e & 0xFF)) - 1)
+        let sub = (bits &>> UInt64(primaryBits)) & ((1 &<< UInt64(e & 0xFF)) - 1)
         return entries[Int(e >> 16) + Int(truncatingIfNeeded: sub)]
     }
 
     /// The value an entry gives once its code and extra bits were the start of `bits`: the base
     /// plus the extra bits (for a literal, the byte).
     @inline(__always) static func value(_ e: UInt32, _ bits: UInt64) -> Int {
-        let extra = (bits & ((1 << UInt64(e & 0xFF)) - 1)) >> UInt64((e >> 8) & 0xF)
+        let extra = (bits & ((1 &<< UInt64(e & 0xFF)) - 1)) &>> UInt64((e >> 8) & 0xF)
         return Int(e >> 16) + Int(truncatingIfNeeded: extra)
     }
 }

@@ -225,7 +225,7 @@ extension Locator {
                 sources[keyPath: keyPath] = .option
                 return option
             }
-            if let file { sources[keyPath: keyPath] = fileSource }
+            if file != nil { sources[keyPath: keyPath] = fileSource }
             return file
         }
         let latitude = pick(o.latitude, m.latitude, .exif, \.location)

@@ -7,7 +7,7 @@ extension Geoid {
     public init(contentsOf path: String) throws(GDALError) {
         if path.lowercased().hasSuffix(".gtx") {
             do {
-                self.init(grid: try GTXGrid.readGrid(path: path))
+                self = try Geoid(gtxContentsOf: path)
             } catch {
                 throw GDALError(path: error.path, message: error.message)
             }

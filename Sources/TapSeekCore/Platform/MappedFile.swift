@@ -13,6 +13,9 @@ import Musl
 final class MappedFile: @unchecked Sendable {
     /// The file's bytes; empty for an empty file. Never written: the mapping is read-only.
     let bytes: UnsafeRawBufferPointer
+    /// What identifies the file's contents without reading them: its device, inode, size and
+    /// times of last modification and status change, as `fstat` gave them when it was mapped.
+    let identity: String
 
     /// Maps the file at `path`.
     /// - Throws: the `errno` of the failing `open`, `fstat` or `mmap`.
@@ -24,6 +27,7 @@ final class MappedFile: @unchecked Sendable {
         guard fstat(descriptor, &status) == 0 else { throw MappedFileError(code: errno) }
         guard status.st_mode & S_IFMT != S_IFDIR else { throw MappedFileError(code: EISDIR) }
         let size = Int(status.st_size)
+        identity = "\(status.st_dev) \(status.st_ino) \(size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec) \(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
         guard size > 0 else {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             return

@@ -832,7 +832,7 @@ struct RowUndulations {
     init(count: Int) { values = [Double](repeating: 0, count: count) }
 
     mutating func fill(latitude: Double, grid: ViewshedGrid, geoid: Geoid) {
-        let spacing = geoid.grid.longitudeSpacing, west = geoid.grid.west
+        let spacing = geoid.longitudeSpacing, west = geoid.west
         func stretch(_ c: Int) -> Double { ((grid.longitude(column: c) - west) / spacing).rounded(.down) }
         var c = 0
         let count = values.count

@@ -7,7 +7,26 @@ import Foundation
 /// −90…90°, −180…180°) and interpolated bilinearly; longitudes wrap.
 public struct Geoid: Sendable {
     /// Undulations on a regular global lattice: row 0 at `north`, column 0 at `west`.
-    public let grid: ElevationGrid
+    ///
+    /// A geoid read from a GTX file (``init(gtxContentsOf:)``) reads its posts in place, from
+    /// the mapped file, and makes this grid only when first asked: converting and measuring the
+    /// whole 4 MB EGM96 grid, and faulting in the pages that hold it, was 3 ms of every
+    /// command's start, of which a viewshed's few thousand look-ups need a few kilobytes.
+    public var grid: ElevationGrid {
+        switch storage {
+        case .grid(let grid): grid
+        case .file(let file): file.grid
+        }
+    }
+    /// Where the posts are read.
+    @usableFromInline enum Storage: Sendable {
+        case grid(ElevationGrid)
+        case file(GTXPosts)
+    }
+    @usableFromInline let storage: Storage
+    /// The lattice: the grid's, read without building it.
+    @usableFromInline let north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double
+    @usableFromInline let rows: Int, columns: Int
     /// The steepest slope of the undulation anywhere, metres per metre of ground: bounds how
     /// far it can change along a stretch of a sightline without looking it up.
     ///
@@ -21,7 +40,7 @@ public struct Geoid: Sendable {
             if let known { return known }
             let value: Double
             if let gradientCache {
-                let key = GeoidGradientCache.key(for: grid)
+                let key = gradientCacheKey
                 if let kept = gradientCache.value(for: key) {
                     value = kept
                 } else {
@@ -38,6 +57,15 @@ public struct Geoid: Sendable {
     private let steepest = Locked<Double?>(nil)
     /// Where ``steepestGradient`` is kept between processes; nil: computed by each.
     private var gradientCache: GeoidGradientCache?
+
+    /// The key of this geoid's gradient in a ``GeoidGradientCache``: a file's by what identifies
+    /// its contents on disk (its posts are not read), a grid's by its posts.
+    private var gradientCacheKey: GeoidGradientCache.Key {
+        switch storage {
+        case .grid(let grid): GeoidGradientCache.key(for: grid)
+        case .file(let file): GeoidGradientCache.key(forFile: file.path, identity: file.identity)
+        }
+    }
 
     /// This geoid, its ``steepestGradient`` read from `directory` when a file there holds it for
     /// this very grid, else computed and written there (``GeoidGradientCache``): the CLI passes
@@ -59,31 +87,49 @@ public struct Geoid: Sendable {
     @usableFromInline let rowsPerDegree: Double, columnsPerDegree: Double
 
     public init(grid: ElevationGrid) {
-        self.grid = grid
-        period = 360 / grid.longitudeSpacing
-        wraps = abs(period - Double(grid.columns)) < 0.5
+        self.init(storage: .grid(grid), north: grid.north, west: grid.west, latitudeSpacing: grid.latitudeSpacing,
+                  longitudeSpacing: grid.longitudeSpacing, rows: grid.rows, columns: grid.columns)
+    }
+
+    init(storage: Storage, north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double, rows: Int, columns: Int) {
+        self.storage = storage
+        self.north = north
+        self.west = west
+        self.latitudeSpacing = latitudeSpacing
+        self.longitudeSpacing = longitudeSpacing
+        self.rows = rows
+        self.columns = columns
+        period = 360 / longitudeSpacing
+        wraps = abs(period - Double(columns)) < 0.5
         func isPowerOfTwo(_ x: Double) -> Bool { x.isNormal && x > 0 && x.significandBitPattern == 0 && (1 / x).isNormal }
-        let exact = isPowerOfTwo(grid.latitudeSpacing) && isPowerOfTwo(grid.longitudeSpacing)
-        rowsPerDegree = exact ? 1 / grid.latitudeSpacing : 0
-        columnsPerDegree = exact ? 1 / grid.longitudeSpacing : 0
+        let exact = isPowerOfTwo(latitudeSpacing) && isPowerOfTwo(longitudeSpacing)
+        rowsPerDegree = exact ? 1 / latitudeSpacing : 0
+        columnsPerDegree = exact ? 1 / longitudeSpacing : 0
+    }
+
+    /// Post (`row` from the north, `column`), NaN where missing.
+    @inlinable @inline(__always) func post(row: Int, column: Int) -> Float {
+        switch storage {
+        case .grid(let grid): grid.heights.withUnsafeBufferPointer { $0[row * columns + column] }
+        case .file(let file): file.post(row: row, column: column)
+        }
     }
 
     /// ``steepestGradient`` over the cells that hold any part of a box (degrees; any longitudes,
     /// `west` ≤ `east`, at most a turn apart): a tighter bound on how far the undulation changes
     /// across a few kilometres within it. The whole grid's when the box reaches a pole.
     func steepestGradient(south: Double, north: Double, west: Double, east: Double) -> Double {
-        let g = grid
-        let top = Int(((g.north - north) / g.latitudeSpacing).rounded(.down)), bottom = Int(((g.north - south) / g.latitudeSpacing).rounded(.up))
-        guard top >= 0, bottom <= g.rows - 1, east - west < 360 else { return steepestGradient }
-        var left = Int(((west - g.west) / g.longitudeSpacing).rounded(.down)), right = Int(((east - g.west) / g.longitudeSpacing).rounded(.up))
+        let top = Int(((self.north - north) / latitudeSpacing).rounded(.down)), bottom = Int(((self.north - south) / latitudeSpacing).rounded(.up))
+        guard top >= 0, bottom <= rows - 1, east - west < 360 else { return steepestGradient }
+        var left = Int(((west - self.west) / longitudeSpacing).rounded(.down)), right = Int(((east - self.west) / longitudeSpacing).rounded(.up))
         if !wraps {
-            guard left >= 0, right <= g.columns - 1 else { return steepestGradient }
+            guard left >= 0, right <= columns - 1 else { return steepestGradient }
         } else {
             let turns = Int((Double(left) / period).rounded(.down)) * Int(period.rounded())
             left -= turns
             right -= turns
         }
-        return Self.steepestGradient(of: g, rows: top..<max(top, bottom), columns: left..<max(left, right))
+        return steepestGradient(rows: top..<max(top, bottom), columns: left..<max(left, right))
     }
 
     /// The largest |∂N/∂east| + |∂N/∂north| of the bilinear surface (≥ its gradient's length),
@@ -122,30 +168,34 @@ public struct Geoid: Sendable {
     /// r + 1), metres, from the WGS84 radii at the row's poleward edge, where its cells are
     /// narrowest; nil at a pole, whose posts are one point.
     private static func inverseWidths(of g: ElevationGrid, row r: Int) -> (east: Float, north: Float)? {
+        inverseWidths(north: g.north, latitudeSpacing: g.latitudeSpacing, longitudeSpacing: g.longitudeSpacing, row: r)
+    }
+
+    private static func inverseWidths(north: Double, latitudeSpacing: Double, longitudeSpacing: Double, row r: Int) -> (east: Float, north: Float)? {
         let ellipsoid = Ellipsoid.wgs84
-        let northRow = g.north - Double(r) * g.latitudeSpacing, southRow = northRow - g.latitudeSpacing
+        let northRow = north - Double(r) * latitudeSpacing, southRow = northRow - latitudeSpacing
         let phi = radians(min(max(abs(northRow), abs(southRow)), 90))
-        let dx = ellipsoid.primeVerticalRadius(latitude: phi) * cos(phi) * radians(g.longitudeSpacing)
-        let dy = ellipsoid.semiMajorAxis * (1 - ellipsoid.eccentricitySquared) * radians(g.latitudeSpacing)
+        let dx = ellipsoid.primeVerticalRadius(latitude: phi) * cos(phi) * radians(longitudeSpacing)
+        let dy = ellipsoid.semiMajorAxis * (1 - ellipsoid.eccentricitySquared) * radians(latitudeSpacing)
         guard dx > 1 else { return nil }
         return (Float(1 / dx), Float(1 / dy))
     }
 
     /// ``steepestGradient(of:)`` over the cells of rows `rows` and columns `columns` (columns
     /// past the grid's last wrap round, for a grid that goes round the globe).
-    private static func steepestGradient(of g: ElevationGrid, rows: Range<Int>, columns: Range<Int>) -> Double {
+    private func steepestGradient(rows: Range<Int>, columns: Range<Int>) -> Double {
         var steepest: Float = 0
-        g.heights.withUnsafeBufferPointer { p in
-            for r in rows where r < g.rows - 1 {
-                guard let (perEast, perNorth) = inverseWidths(of: g, row: r) else { continue }
-                for column in columns {
-                    let c = column % g.columns, c1 = (column + 1) % g.columns
-                    let top = r * g.columns, bottom = top + g.columns
-                    let east = max((p[top + c1] - p[top + c]).magnitude, (p[bottom + c1] - p[bottom + c]).magnitude)
-                    let north = max((p[bottom + c] - p[top + c]).magnitude, (p[bottom + c1] - p[top + c1]).magnitude)
-                    let slope = east * perEast + north * perNorth
-                    if slope > steepest { steepest = slope }
-                }
+        for r in rows where r < self.rows - 1 {
+            guard let (perEast, perNorth) = Self.inverseWidths(north: north, latitudeSpacing: latitudeSpacing,
+                                                               longitudeSpacing: longitudeSpacing, row: r) else { continue }
+            for column in columns {
+                let c = column % self.columns, c1 = (column + 1) % self.columns
+                let topLeft = post(row: r, column: c), topRight = post(row: r, column: c1)
+                let bottomLeft = post(row: r + 1, column: c), bottomRight = post(row: r + 1, column: c1)
+                let east = max((topRight - topLeft).magnitude, (bottomRight - bottomLeft).magnitude)
+                let north = max((bottomLeft - topLeft).magnitude, (bottomRight - topRight).magnitude)
+                let slope = east * perEast + north * perNorth
+                if slope > steepest { steepest = slope }
             }
         }
         return Double(steepest) * (1 + 1e-6)
@@ -174,26 +224,33 @@ public struct Geoid: Sendable {
     /// in the cell looked up last (and kept there otherwise): the same arithmetic, so the same
     /// bits, without the posts' reads and conversions.
     @inlinable @inline(__always) func undulation(latitude: Double, longitude: Double, cell: inout Cell) -> Double {
-        let g = grid
         let byRows = rowsPerDegree != 0
-        let fr = min(max(byRows ? (g.north - latitude) * rowsPerDegree : (g.north - latitude) / g.latitudeSpacing, 0), Double(g.rows - 1))
-        var fc = byRows ? (longitude - g.west) * columnsPerDegree : (longitude - g.west) / g.longitudeSpacing
+        let fr = min(max(byRows ? (north - latitude) * rowsPerDegree : (north - latitude) / latitudeSpacing, 0), Double(rows - 1))
+        var fc = byRows ? (longitude - west) * columnsPerDegree : (longitude - west) / longitudeSpacing
         if wraps {
             if fc < 0 || fc >= period {
                 fc = fc.truncatingRemainder(dividingBy: period)
                 if fc < 0 { fc += period }
             }
         } else {
-            fc = min(max(fc, 0), Double(g.columns - 1))
+            fc = min(max(fc, 0), Double(columns - 1))
         }
-        let r = min(Int(fr), g.rows - 2), c = min(Int(fc), wraps ? g.columns - 1 : g.columns - 2)
+        let r = min(Int(fr), rows - 2), c = min(Int(fc), wraps ? columns - 1 : columns - 2)
         if r != cell.row || c != cell.column {
-            let c1 = c + 1 == g.columns ? 0 : c + 1
-            g.heights.withUnsafeBufferPointer { h in
-                cell.top = Double(h[r * g.columns + c])
-                cell.topRight = Double(h[r * g.columns + c1])
-                cell.bottom = Double(h[(r + 1) * g.columns + c])
-                cell.bottomRight = Double(h[(r + 1) * g.columns + c1])
+            let c1 = c + 1 == columns ? 0 : c + 1
+            switch storage {
+            case .grid(let g):
+                g.heights.withUnsafeBufferPointer { h in
+                    cell.top = Double(h[r * columns + c])
+                    cell.topRight = Double(h[r * columns + c1])
+                    cell.bottom = Double(h[(r + 1) * columns + c])
+                    cell.bottomRight = Double(h[(r + 1) * columns + c1])
+                }
+            case .file(let file):
+                cell.top = Double(file.post(row: r, column: c))
+                cell.topRight = Double(file.post(row: r, column: c1))
+                cell.bottom = Double(file.post(row: r + 1, column: c))
+                cell.bottomRight = Double(file.post(row: r + 1, column: c1))
             }
             cell.row = r
             cell.column = c

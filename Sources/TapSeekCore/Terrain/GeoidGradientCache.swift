@@ -35,6 +35,13 @@ struct GeoidGradientCache: Sendable {
         return Key(text: text, fileName: "geoid-gradient-\(String(VoidFillCache.Checksum.of(Array(text.utf8)), radix: 16))")
     }
 
+    /// The key of the gradient of the GTX file at `path`, by what identifies its contents on disk
+    /// (``MappedFile/identity``): its posts, read in place, are not all read to find the file.
+    static func key(forFile path: String, identity: String) -> Key {
+        let text = "tapseek geoid gradient\nversion \(version)\nfile \(path)\nidentity \(identity)\n"
+        return Key(text: text, fileName: "geoid-gradient-\(String(VoidFillCache.Checksum.of(Array(text.utf8)), radix: 16))")
+    }
+
     /// Where the value of `key` lives.
     func url(of key: Key) -> URL { directory.appendingPathComponent(key.fileName) }
 

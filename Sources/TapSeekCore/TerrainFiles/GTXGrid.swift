@@ -40,8 +40,17 @@ public enum GTXGrid {
         return try result.get()
     }
 
-    /// The grid from a GTX file's bytes, read in place.
-    static func grid(bytes: UnsafeRawBufferPointer, path: String) throws(TerrainFileError) -> ElevationGrid {
+    /// What a GTX file's header says, checked against its size: the lattice as GDAL's GTX
+    /// driver reports it (north row first) and the width of its posts, bytes.
+    struct Layout: Sendable {
+        let north: Double, west: Double
+        let latitudeSpacing: Double, longitudeSpacing: Double
+        let rows: Int, columns: Int
+        let width: Int
+    }
+
+    /// The layout of a GTX file from its bytes.
+    static func layout(bytes: UnsafeRawBufferPointer, path: String) throws(TerrainFileError) -> Layout {
         guard bytes.count >= headerLength else {
             throw TerrainFileError(path: path, message: "is shorter than a GTX header (40 bytes)")
         }
@@ -73,6 +82,32 @@ public enum GTXGrid {
         default:
             throw TerrainFileError(path: path, message: "holds \(bytes.count) bytes, not the 40 + \(posts) × 4 (or × 8) of its \(rows) × \(columns) posts")
         }
+        // GDAL's GTX driver turns the header into an area geotransform, half a cell beyond the
+        // outer posts, and TapSeekGDAL's RasterFile moves back by half a cell: the same
+        // arithmetic here gives bit-identical post coordinates.
+        let originNorth = south + latitudeStep * Double(rows - 1) + latitudeStep * 0.5
+        let originWest = west - longitudeStep * 0.5
+        let rowStep = -latitudeStep
+        return Layout(north: originNorth + 0.5 * rowStep, west: originWest + 0.5 * longitudeStep, latitudeSpacing: -rowStep,
+                      longitudeSpacing: longitudeStep, rows: rows, columns: columns, width: width)
+    }
+
+    /// Post (`row` from the north, `column`) of a GTX file's posts `data` (the bytes after its
+    /// header), missing NaN: what ``grid(bytes:path:)`` puts there.
+    @inlinable @inline(__always)
+    static func post(_ data: UnsafeRawPointer, row: Int, column: Int, rows: Int, columns: Int, width: Int) -> Float {
+        // The file runs south to north.
+        let i = (rows - 1 - row) * columns + column
+        let value = width == 4
+            ? Float(bitPattern: UInt32(bigEndian: data.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+            : Float(Double(bitPattern: UInt64(bigEndian: data.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))))
+        return value == missingValue ? .nan : value
+    }
+
+    /// The grid from a GTX file's bytes, read in place.
+    static func grid(bytes: UnsafeRawBufferPointer, path: String) throws(TerrainFileError) -> ElevationGrid {
+        let layout = try layout(bytes: bytes, path: path)
+        let rows = layout.rows, columns = layout.columns, width = layout.width, posts = rows * columns
         // Every post is written once (no zeroing first): big-endian words loaded whole.
         let heights = [Float](unsafeUninitializedCapacity: posts) { h, count in
             HugePages.advise(UnsafeMutableRawBufferPointer(h))
@@ -103,14 +138,7 @@ public enum GTXGrid {
             }
             count = posts
         }
-        // GDAL's GTX driver turns the header into an area geotransform, half a cell beyond the
-        // outer posts, and TapSeekGDAL's RasterFile moves back by half a cell: the same
-        // arithmetic here gives bit-identical post coordinates.
-        let originNorth = south + latitudeStep * Double(rows - 1) + latitudeStep * 0.5
-        let originWest = west - longitudeStep * 0.5
-        let rowStep = -latitudeStep
-        return ElevationGrid(north: originNorth + 0.5 * rowStep, west: originWest + 0.5 * longitudeStep,
-                             latitudeSpacing: -rowStep, longitudeSpacing: longitudeStep,
-                             rows: rows, columns: columns, heights: heights, boundsTerrain: false)
+        return ElevationGrid(north: layout.north, west: layout.west, latitudeSpacing: layout.latitudeSpacing,
+                             longitudeSpacing: layout.longitudeSpacing, rows: rows, columns: columns, heights: heights, boundsTerrain: false)
     }
 }

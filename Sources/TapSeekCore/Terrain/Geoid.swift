@@ -24,6 +24,13 @@ public struct Geoid: Sendable {
         case file(GTXPosts)
     }
     @usableFromInline let storage: Storage
+    /// What a look-up reads, held here rather than behind `storage` (whose switch kept the
+    /// look-up from being inlined, 10 M instructions more over a viewshed): a grid's posts, or
+    /// (empty then) the first of a GTX file's, which `storage` keeps mapped, and their width.
+    @usableFromInline let heights: [Float]
+    /// Read only, and kept valid by `storage`, which every copy of the geoid holds.
+    @usableFromInline nonisolated(unsafe) let filePosts: UnsafeRawPointer?
+    @usableFromInline let postWidth: Int
     /// The lattice: the grid's, read without building it.
     @usableFromInline let north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double
     @usableFromInline let rows: Int, columns: Int
@@ -93,6 +100,10 @@ public struct Geoid: Sendable {
 
     init(storage: Storage, north: Double, west: Double, latitudeSpacing: Double, longitudeSpacing: Double, rows: Int, columns: Int) {
         self.storage = storage
+        switch storage {
+        case .grid(let grid): (heights, filePosts, postWidth) = (grid.heights, nil, 4)
+        case .file(let file): (heights, filePosts, postWidth) = ([], file.data, file.width)
+        }
         self.north = north
         self.west = west
         self.latitudeSpacing = latitudeSpacing
@@ -109,10 +120,8 @@ public struct Geoid: Sendable {
 
     /// Post (`row` from the north, `column`), NaN where missing.
     @inlinable @inline(__always) func post(row: Int, column: Int) -> Float {
-        switch storage {
-        case .grid(let grid): grid.heights.withUnsafeBufferPointer { $0[row * columns + column] }
-        case .file(let file): file.post(row: row, column: column)
-        }
+        if let filePosts { return GTXGrid.post(filePosts, row: row, column: column, rows: rows, columns: columns, width: postWidth) }
+        return heights.withUnsafeBufferPointer { $0[row * columns + column] }
     }
 
     /// ``steepestGradient`` over the cells that hold any part of a box (degrees; any longitudes,
@@ -236,30 +245,39 @@ public struct Geoid: Sendable {
             fc = min(max(fc, 0), Double(columns - 1))
         }
         let r = min(Int(fr), rows - 2), c = min(Int(fc), wraps ? columns - 1 : columns - 2)
-        if r != cell.row || c != cell.column {
-            let c1 = c + 1 == columns ? 0 : c + 1
-            switch storage {
-            case .grid(let g):
-                g.heights.withUnsafeBufferPointer { h in
-                    cell.top = Double(h[r * columns + c])
-                    cell.topRight = Double(h[r * columns + c1])
-                    cell.bottom = Double(h[(r + 1) * columns + c])
-                    cell.bottomRight = Double(h[(r + 1) * columns + c1])
-                }
-            case .file(let file):
-                cell.top = Double(file.post(row: r, column: c))
-                cell.topRight = Double(file.post(row: r, column: c1))
-                cell.bottom = Double(file.post(row: r + 1, column: c))
-                cell.bottomRight = Double(file.post(row: r + 1, column: c1))
-            }
-            cell.row = r
-            cell.column = c
-        }
+        if r != cell.row || c != cell.column { read(&cell, row: r, column: c) }
         let tr = fr - Double(r), tc = fc - Double(c)
         let upper = cell.top + (cell.topRight - cell.top) * tc
         let lower = cell.bottom + (cell.bottomRight - cell.bottom) * tc
         let n = upper + (lower - upper) * tr
         return n.isNaN ? 0 : n
+    }
+
+    /// Reads the four posts of the cell at `row`, `column` into `cell`. Not inlined: a walk's
+    /// look-ups stay in one cell for tens of kilometres, and the walk, already large, took
+    /// the look-up inline only without it.
+    @usableFromInline @inline(never) func read(_ cell: inout Cell, row r: Int, column c: Int) {
+        let c1 = c + 1 == columns ? 0 : c + 1
+        if let data = filePosts, postWidth == 4 {
+            // GTXGrid.post's reading, the two rows' offsets found once: the file runs south to
+            // north, so row r + 1 is the file's row before row r.
+            let top = (rows - 1 - r) * columns, bottom = top - columns
+            @inline(__always) func at(_ i: Int) -> Double {
+                let value = Float(bitPattern: UInt32(bigEndian: data.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+                return Double(value == GTXGrid.missingValue ? .nan : value)
+            }
+            cell.top = at(top + c)
+            cell.topRight = at(top + c1)
+            cell.bottom = at(bottom + c)
+            cell.bottomRight = at(bottom + c1)
+        } else {
+            cell.top = Double(post(row: r, column: c))
+            cell.topRight = Double(post(row: r, column: c1))
+            cell.bottom = Double(post(row: r + 1, column: c))
+            cell.bottomRight = Double(post(row: r + 1, column: c1))
+        }
+        cell.row = r
+        cell.column = c
     }
 
     /// Mean-sea-level height → ellipsoidal height at a point, metres.

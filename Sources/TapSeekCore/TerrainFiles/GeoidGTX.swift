@@ -13,15 +13,15 @@ extension Geoid {
     }
 }
 
-/// A GTX file's posts read in place from its mapping (``GTXGrid``), and its grid made from them
-/// once, when first asked for.
+/// A GTX file kept mapped for a ``Geoid`` that reads its posts in place (``GTXGrid/post(_:row:column:rows:columns:width:)``),
+/// and its grid made from them once, when first asked for.
 @usableFromInline final class GTXPosts: @unchecked Sendable {
     let path: String
     let layout: GTXGrid.Layout
     private let file: MappedFile
-    /// The first byte after the header, and the layout's numbers the look-ups read.
-    @usableFromInline let data: UnsafeRawPointer
-    @usableFromInline let rows: Int, columns: Int, width: Int
+    /// The first post (the byte after the header), and the posts' width (``Geoid`` reads them).
+    let data: UnsafeRawPointer
+    let width: Int
     private let made = Locked<ElevationGrid?>(nil)
 
     init(path: String) throws(TerrainFileError) {
@@ -36,18 +36,11 @@ extension Geoid {
         self.path = path
         layout = try GTXGrid.layout(bytes: file.bytes, path: path)
         data = file.bytes.baseAddress! + GTXGrid.headerLength
-        rows = layout.rows
-        columns = layout.columns
         width = layout.width
     }
 
     /// What identifies the file's contents on disk (``MappedFile/identity``).
     var identity: String { file.identity }
-
-    /// Post (`row` from the north, `column`), NaN where missing.
-    @inlinable @inline(__always) func post(row: Int, column: Int) -> Float {
-        GTXGrid.post(data, row: row, column: column, rows: rows, columns: columns, width: width)
-    }
 
     /// The whole grid, as ``GTXGrid/readGrid(path:)`` reads it.
     var grid: ElevationGrid {

@@ -7,7 +7,9 @@ import Foundation
 ///
 /// One small text file a grid, named by a hash of its *key*, which it also holds in full: the
 /// grid's shape and spacing and a digest of its every post (``VoidFillCache/Checksum/ofPosts(_:)``),
-/// so that it serves any grid a ``Geoid`` is made from, however it was read. Then the value's
+/// so that it serves any grid a ``Geoid`` is made from, however it was read; for a geoid that
+/// reads a GTX file in place, the file's path and identity on disk (``key(forFile:identity:)``),
+/// which need none of its posts. Then the value's
 /// bits and a checksum of all that. A file whose key differs, or that is damaged or cut short,
 /// is ignored and the value computed (and written again). Written to a temporary file and
 /// renamed into place; a directory that cannot be made or written means no cache, silently.

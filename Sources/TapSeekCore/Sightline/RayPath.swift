@@ -60,6 +60,9 @@ struct RayPath {
     private let longitudeByArctangent: Bool
     /// The last exactly converted point, to continue longitudes across the antimeridian.
     private var lastLongitude: Double
+    /// The geoid's cell looked up last by ``exactPoint(at:)``: a ray's segments stay in a 15′ cell
+    /// for tens of kilometres.
+    private var geoidCell = Geoid.Cell()
     /// The end of the last segment: the start of the next.
     private var segmentEnd: (latitude: Double, longitude: Double, height: Double, undulation: Double)?
 
@@ -161,6 +164,12 @@ struct RayPath {
                                 highestUndulation: largest(p0.undulation, pm.undulation, p1.undulation) + slack))
     }
 
+    /// The geoid's undulation at a point, metres, through the geoid's cell looked up last along
+    /// this ray (a ray's points stay in one for tens of kilometres).
+    mutating func undulation(latitude: Double, longitude: Double) -> Double {
+        geoid.undulation(latitude: latitude, longitude: longitude, cell: &geoidCell)
+    }
+
     /// The straight line's point at slant distance s, converted exactly; longitude continued from
     /// the previous point across the antimeridian.
     private mutating func exactPoint(at s: Double) -> (latitude: Double, longitude: Double, height: Double, undulation: Double) {
@@ -170,7 +179,7 @@ struct RayPath {
         while longitude - lastLongitude > 180 { longitude -= 360 }
         while longitude - lastLongitude < -180 { longitude += 360 }
         lastLongitude = longitude
-        return (p.latitude, longitude, p.height, geoid.undulation(latitude: p.latitude, longitude: p.longitude))
+        return (p.latitude, longitude, p.height, geoid.undulation(latitude: p.latitude, longitude: p.longitude, cell: &geoidCell))
     }
 
     /// Ground position (degrees; longitude continuous along the ray) and height of the refracted

@@ -133,7 +133,7 @@ public struct SightlineMarch {
     public mutating func run<T: TerrainGrids>(over terrain: inout T, maximumTerrain: Double) -> Result {
         let maximumTerrain = maximumTerrain.isFinite ? maximumTerrain : Self.highestTerrain
         let eye = path.frame.origin
-        let observerMSL = eye.height - path.geoid.undulation(latitude: eye.latitude, longitude: eye.longitude)
+        let observerMSL = eye.height - path.undulation(latitude: eye.latitude, longitude: eye.longitude)
         let horizonRange = Self.horizonRange(observer: observerMSL, highest: maximumTerrain,
                                              radius: path.radius, refraction: settings.refraction)
         // Slant distance covering the horizon range even for a steep ray, capped for safety.
@@ -166,7 +166,7 @@ public struct SightlineMarch {
             result.outcome = .hit
             result.marchedDistance = s
             let p = path.point(at: s)
-            let undulation = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+            let undulation = path.undulation(latitude: p.latitude, longitude: p.longitude)
             result.latitude = p.latitude
             result.longitude = normalizedLongitude(p.longitude)
             result.elevation = hit.elevation
@@ -199,7 +199,7 @@ public struct SightlineMarch {
         let p = path.point(at: inside)
         guard let grid = terrain.grid(containing: p.latitude, longitude: p.longitude),
               case .void = grid.sample(latitude: p.latitude, longitude: p.longitude + grid.longitudeShift(toward: p.longitude)) else { return nil }
-        let ray = p.height - path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+        let ray = p.height - path.undulation(latitude: p.latitude, longitude: p.longitude)
         let lowest = min(ray, run?.lowest ?? .infinity)
         guard lowest < Double(grid.maximumHeight) else { return nil }
         return run?.start ?? inside
@@ -269,7 +269,7 @@ public struct SightlineMarch {
         result.crossedVoid = result.crossedVoid || search.crossedVoid
         guard search.tangent > -.infinity else { return sawFilled }
         let p = level.point(at: search.distance)
-        let undulation = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+        let undulation = path.undulation(latitude: p.latitude, longitude: p.longitude)
         result.outcome = .horizon
         result.latitude = p.latitude
         result.longitude = normalizedLongitude(p.longitude)
@@ -291,7 +291,7 @@ public struct SightlineMarch {
             let p = path.point(at: s)
             if terrain.restsOnFilledPost(latitude: p.latitude, longitude: p.longitude),
                let h = terrain.elevation(latitude: p.latitude, longitude: p.longitude) {
-                let ray = p.height - path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+                let ray = p.height - path.undulation(latitude: p.latitude, longitude: p.longitude)
                 if ray - h < FilledTerrain.clearance { over += step * path.horizontalFraction }
             }
             s += step
@@ -349,7 +349,7 @@ public struct SightlineMarch {
         while Double(i) * settings.step <= s {
             let d = Double(i) * settings.step
             let p = path.point(at: d)
-            let undulation = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+            let undulation = path.undulation(latitude: p.latitude, longitude: p.longitude)
             samples.append(ProfileSample(slantDistance: d, latitude: p.latitude, longitude: normalizedLongitude(p.longitude),
                                          terrain: terrain.elevation(latitude: p.latitude, longitude: p.longitude),
                                          ray: p.height - undulation))

@@ -118,7 +118,7 @@ struct SkylineSearch: RayVisitor {
             // rounding step, so the points that win are the same as when each was looked up
             // (a look-up is about 100 instructions, and most samples do not win).
             if case .height(let h) = sample, (h + p.highestUndulation - eye - curvature * d * d) / d > tangent {
-                let n = path.geoid.undulation(latitude: p.latitude, longitude: p.longitude)
+                let n = path.undulation(latitude: p.latitude, longitude: p.longitude)
                 let t = (h + n - eye - curvature * d * d) / d
                 if t > tangent {
                     tangent = t

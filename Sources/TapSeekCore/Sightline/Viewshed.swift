@@ -351,6 +351,8 @@ extension Viewshed {
         precondition(angles.count == columns, "an angle for every column")
         let cosines = angles.cosines, sines = angles.sines
         var undulations = RowUndulations(count: columns)
+        // The geoid's cell of the open cell looked up last: the next is most often in it.
+        var geoidCell = Geoid.Cell()
         let meridian = a * (1 - e2) / pow(1 - e2 * sin(radians(eye.latitude)) * sin(radians(eye.latitude)), 1.5)
         var heights = RowTerrain(grid: grid)
         var path = RayPath(eye: eye, direction: Vector3(0, 0, 1), geoid: geoid, refraction: sweep.refraction, frame: frame,
@@ -471,7 +473,7 @@ extension Viewshed {
                         case .open(let clear, let clearFrom):
                             // aim's own target height, with the geoid looked up at the point itself.
                             let longitude = grid.longitude(column: c)
-                            let undulation = geoid.undulation(latitude: latitude, longitude: longitude)
+                            let undulation = geoid.undulation(latitude: latitude, longitude: longitude, cell: &geoidCell)
                             let target = ground + sweep.targetHeight + undulation
                             // The vertical through the cell from the row's and the column's sines and
                             // cosines: what Ellipsoid.vertical computes from the cell's position.
@@ -833,6 +835,8 @@ struct RowUndulations {
 
     mutating func fill(latitude: Double, grid: ViewshedGrid, geoid: Geoid) {
         let spacing = geoid.longitudeSpacing, west = geoid.west
+        // Along a row the look-ups stay in a few cells of the geoid.
+        var cell = Geoid.Cell()
         func stretch(_ c: Int) -> Double { ((grid.longitude(column: c) - west) / spacing).rounded(.down) }
         var c = 0
         let count = values.count
@@ -842,10 +846,10 @@ struct RowUndulations {
             var end = min(count - 1, c + max(0, Int(((k + 1) * spacing + west - grid.longitude(column: c)) / grid.longitudeSpacing)))
             while end > c, stretch(end) != k { end -= 1 }
             while end + 1 < count, stretch(end + 1) == k { end += 1 }
-            let first = geoid.undulation(latitude: latitude, longitude: grid.longitude(column: c))
+            let first = geoid.undulation(latitude: latitude, longitude: grid.longitude(column: c), cell: &cell)
             values[c] = first
             if end > c {
-                let last = geoid.undulation(latitude: latitude, longitude: grid.longitude(column: end))
+                let last = geoid.undulation(latitude: latitude, longitude: grid.longitude(column: end), cell: &cell)
                 let slope = (last - first) / Double(end - c)
                 for j in (c + 1)...end { values[j] = first + slope * Double(j - c) }
             }

@@ -261,9 +261,11 @@ public struct Geoid: Sendable {
         if let data = filePosts, postWidth == 4 {
             // GTXGrid.post's reading, the two rows' offsets found once: the file runs south to
             // north, so row r + 1 is the file's row before row r.
-            let top = (rows - 1 - r) * columns, bottom = top - columns
+            // Indices within the grid, which the look-up's clamping keeps r and c to: no
+            // overflow to check.
+            let top = (rows &- 1 &- r) &* columns, bottom = top &- columns
             @inline(__always) func at(_ i: Int) -> Double {
-                let value = Float(bitPattern: UInt32(bigEndian: data.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
+                let value = Float(bitPattern: UInt32(bigEndian: data.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
                 return Double(value == GTXGrid.missingValue ? .nan : value)
             }
             cell.top = at(top + c)

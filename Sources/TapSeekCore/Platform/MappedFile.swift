@@ -27,7 +27,12 @@ final class MappedFile: @unchecked Sendable {
         guard fstat(descriptor, &status) == 0 else { throw MappedFileError(code: errno) }
         guard status.st_mode & S_IFMT != S_IFDIR else { throw MappedFileError(code: EISDIR) }
         let size = Int(status.st_size)
-        identity = "\(status.st_dev) \(status.st_ino) \(size) \(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec) \(status.st_ctim.tv_sec).\(status.st_ctim.tv_nsec)"
+        #if canImport(Darwin)
+        let modified = status.st_mtimespec, changed = status.st_ctimespec
+        #else
+        let modified = status.st_mtim, changed = status.st_ctim
+        #endif
+        identity = "\(status.st_dev) \(status.st_ino) \(size) \(modified.tv_sec).\(modified.tv_nsec) \(changed.tv_sec).\(changed.tv_nsec)"
         guard size > 0 else {
             bytes = UnsafeRawBufferPointer(start: nil, count: 0)
             return

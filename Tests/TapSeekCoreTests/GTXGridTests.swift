@@ -5,13 +5,17 @@ import TapSeekTestSupport
 
 /// GTX vertical-datum grids from their bytes, and from files (mapped, not read).
 struct GTXGridTests {
-    static func gtx(south: Double, west: Double, step: Double, rows: Int, columns: Int, values: [Float]) -> [UInt8] {
+    /// A GTX file's bytes: `rows` × `columns` posts from `south`, `west`, `step` degrees apart,
+    /// rows from the south, posts as big-endian Float32 or (`wide`) Float64.
+    static func gtx(south: Double, west: Double, step: Double, rows: Int, columns: Int, values: [Float], wide: Bool = false) -> [UInt8] {
         var bytes: [UInt8] = []
         func be<T: FixedWidthInteger>(_ v: T) { bytes += (0..<(T.bitWidth / 8)).reversed().map { UInt8(truncatingIfNeeded: v >> ($0 * 8)) } }
         for d in [south, west, step, step] { be(d.bitPattern) }
         be(Int32(rows))
         be(Int32(columns))
-        for v in values { be(v.bitPattern) }
+        for v in values {
+            if wide { be(Double(v).bitPattern) } else { be(v.bitPattern) }
+        }
         return bytes
     }
 

@@ -7,18 +7,9 @@ import TapSeekTestSupport
 /// mapped file and makes its grid only when asked: everything it answers must be what the
 /// geoid of that grid (``GTXGrid/readGrid(path:)``) answers, to the bit.
 struct GeoidFileTests {
-    /// A GTX file of `rows` × `columns` posts from `south`, `west`, `step` degrees apart, rows
-    /// from the south, posts as big-endian Float32 or (`wide`) Float64.
+    /// ``GTXGridTests/gtx(south:west:step:rows:columns:values:wide:)``'s bytes, to write to a file.
     static func gtx(south: Double, west: Double, step: Double, rows: Int, columns: Int, values: [Float], wide: Bool = false) -> Data {
-        var bytes: [UInt8] = []
-        func be<T: FixedWidthInteger>(_ v: T) { bytes += (0..<(T.bitWidth / 8)).reversed().map { UInt8(truncatingIfNeeded: v >> ($0 * 8)) } }
-        for d in [south, west, step, step] { be(d.bitPattern) }
-        be(Int32(rows))
-        be(Int32(columns))
-        for v in values {
-            if wide { be(Double(v).bitPattern) } else { be(v.bitPattern) }
-        }
-        return Data(bytes)
+        Data(GTXGridTests.gtx(south: south, west: west, step: step, rows: rows, columns: columns, values: values, wide: wide))
     }
 
     /// Pseudo-random values from a seed, a few of them missing.

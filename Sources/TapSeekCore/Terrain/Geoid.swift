@@ -258,26 +258,10 @@ public struct Geoid: Sendable {
     /// the look-up inline only without it.
     @usableFromInline @inline(never) func read(_ cell: inout Cell, row r: Int, column c: Int) {
         let c1 = c + 1 == columns ? 0 : c + 1
-        if let data = filePosts, postWidth == 4 {
-            // GTXGrid.post's reading, the two rows' offsets found once: the file runs south to
-            // north, so row r + 1 is the file's row before row r.
-            // Indices within the grid, which the look-up's clamping keeps r and c to: no
-            // overflow to check.
-            let top = (rows &- 1 &- r) &* columns, bottom = top &- columns
-            @inline(__always) func at(_ i: Int) -> Double {
-                let value = Float(bitPattern: UInt32(bigEndian: data.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
-                return Double(value == GTXGrid.missingValue ? .nan : value)
-            }
-            cell.top = at(top + c)
-            cell.topRight = at(top + c1)
-            cell.bottom = at(bottom + c)
-            cell.bottomRight = at(bottom + c1)
-        } else {
-            cell.top = Double(post(row: r, column: c))
-            cell.topRight = Double(post(row: r, column: c1))
-            cell.bottom = Double(post(row: r + 1, column: c))
-            cell.bottomRight = Double(post(row: r + 1, column: c1))
-        }
+        cell.top = Double(post(row: r, column: c))
+        cell.topRight = Double(post(row: r, column: c1))
+        cell.bottom = Double(post(row: r + 1, column: c))
+        cell.bottomRight = Double(post(row: r + 1, column: c1))
         cell.row = r
         cell.column = c
     }

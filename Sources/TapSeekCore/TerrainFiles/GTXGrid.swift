@@ -93,14 +93,15 @@ public enum GTXGrid {
     }
 
     /// Post (`row` from the north, `column`) of a GTX file's posts `data` (the bytes after its
-    /// header), missing NaN: what ``grid(bytes:path:)`` puts there.
+    /// header), missing NaN: what ``grid(bytes:path:)`` puts there. `row` and `column` must lie
+    /// within the layout, which keeps the index's arithmetic from overflowing: it is not checked.
     @inlinable @inline(__always)
     static func post(_ data: UnsafeRawPointer, row: Int, column: Int, rows: Int, columns: Int, width: Int) -> Float {
         // The file runs south to north.
-        let i = (rows - 1 - row) * columns + column
+        let i = (rows &- 1 &- row) &* columns &+ column
         let value = width == 4
-            ? Float(bitPattern: UInt32(bigEndian: data.loadUnaligned(fromByteOffset: 4 * i, as: UInt32.self)))
-            : Float(Double(bitPattern: UInt64(bigEndian: data.loadUnaligned(fromByteOffset: 8 * i, as: UInt64.self))))
+            ? Float(bitPattern: UInt32(bigEndian: data.loadUnaligned(fromByteOffset: i &* 4, as: UInt32.self)))
+            : Float(Double(bitPattern: UInt64(bigEndian: data.loadUnaligned(fromByteOffset: i &* 8, as: UInt64.self))))
         return value == missingValue ? .nan : value
     }
 

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Dispatch
 import TapSeek
 
 /// Options of the commands that march sightlines.
@@ -38,42 +37,18 @@ struct LocateOptions: ParsableArguments {
     /// (by default as `placemarks`) loads the places index that names summits: a panorama
     /// names its peaks with it but gives no placemark, so it opens no geocoder.
     ///
-    /// With `reading` (latitude, longitude), the DEM tile there is read while the geoid loads
-    /// on another thread: two independent reads of a few million posts each that a command
-    /// needing both at once (`viewshed`) would otherwise wait for one after the other. `jobs`
-    /// (the command's `--jobs`; nil: all cores) bounds the threads that read: with 1, the geoid
-    /// is read first and a compressed tile's blocks one after another, on the calling thread.
+    /// `jobs` (the command's `--jobs`; nil: all cores) bounds the threads that decode a
+    /// compressed tile's blocks. The geoid is read in place (``Geoid/init(gtxContentsOf:)``),
+    /// a few kilobytes, so it loads on the calling thread.
     static func locator(demOptions: DEMOptions, settings: MarchSettings, placemarks: Bool = true, featureNames: Bool? = nil,
-                        reading point: (latitude: Double, longitude: Double)? = nil, area: VoidFillArea? = nil,
-                        jobs: Int? = nil) throws -> Locator {
-        let loaded = Locked<Result<Geoid, TerrainFileError>?>(nil)
-        let done = DispatchSemaphore(value: 0)
-        @Sendable func load() {
-            let geoid: Result<Geoid, TerrainFileError>
-            // Sightlines read the geoid's steepest gradient: kept beside the void-fill patches.
-            do { geoid = .success(try Geoid().keepingSteepestGradient(in: VoidFillCache()?.directory)) } catch { geoid = .failure(error) }
-            loaded.withLock { $0 = geoid }
-        }
-        let alongside = point != nil && jobs != 1
-        if alongside {
-            DispatchQueue.global().async {
-                load()
-                done.signal()
-            }
-        } else {
-            load()
-        }
+                        area: VoidFillArea? = nil, jobs: Int? = nil) throws -> Locator {
         let catalog = try demOptions.openCatalog(area: area, jobs: jobs)
-        if let point {
-            var terrain = TerrainSampler(catalog: catalog)
-            _ = terrain.sample(latitude: point.latitude, longitude: point.longitude)
-        }
-        if alongside { done.wait() }
         let geoid: Geoid
-        switch loaded.withLock({ $0 }) {
-        case .success(let g): geoid = g
-        case .failure(let error): throw InputError("cannot read the EGM96 geoid: \(error.description) (install Debian's proj-data)")
-        case nil: preconditionFailure("the geoid was loaded above")
+        do {
+            // Sightlines read the geoid's steepest gradient: kept beside the void-fill patches.
+            geoid = try Geoid().keepingSteepestGradient(in: VoidFillCache()?.directory)
+        } catch {
+            throw InputError("cannot read the EGM96 geoid: \(error.description) (install Debian's proj-data)")
         }
         return Locator(catalog: catalog, geoid: geoid, settings: settings, placemarks: placemarks ? Placemarks.lookup() : nil,
                        names: (featureNames ?? placemarks) ? Placemarks.names() : nil)

@@ -81,7 +81,7 @@ struct ViewshedCommand: ParsableCommand {
     func run() throws {
         let latitude = try point.latitude(), longitude = try point.longitude()
         let locator = try LocateOptions.locator(demOptions: demOptions, settings: MarchSettings(refraction: refraction),
-                                                  placemarks: false, reading: (latitude, longitude),
+                                                  placemarks: false,
                                                   area: range.flatMap { VoidFillArea.around(latitude: latitude, longitude: longitude, radius: $0) },
                                                   jobs: jobs.value)
         let location = Reading.Location(latitude: latitude, longitude: longitude, altitude: altitude,
